@@ -1,0 +1,62 @@
+/**
+ * Stable error codes. Callers branch on `code`, never on message text.
+ */
+export const ErrorCode = {
+  InvalidArgument: 'INVALID_ARGUMENT',
+  NotFound: 'NOT_FOUND',
+  PathNotFound: 'PATH_NOT_FOUND',
+  UnknownLanguage: 'UNKNOWN_LANGUAGE',
+  NoIndex: 'NO_INDEX',
+  NotADatabase: 'STORE_NOT_A_DATABASE',
+  SchemaTooNew: 'STORE_SCHEMA_TOO_NEW',
+  ReadOnly: 'STORE_READ_ONLY',
+  Locked: 'STORE_LOCKED',
+  Corrupt: 'STORE_CORRUPT',
+  StoreClosed: 'STORE_CLOSED',
+  BadFormat: 'BAD_FORMAT',
+  PluginInvalid: 'PLUGIN_INVALID',
+  Internal: 'INTERNAL',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Options accepted by {@link KnowingError}. */
+export interface KnowingErrorOptions {
+  /** The package or component raising the error, e.g. `store-sqlite`. */
+  source?: string;
+  /** The underlying error, if any. */
+  cause?: unknown;
+  /** What the user can do about it; appended to the message. */
+  hint?: string;
+}
+
+/**
+ * The one error class of knowing. Messages say where they come from and what to do.
+ *
+ * @example
+ * ```ts
+ * throw new KnowingError(ErrorCode.SchemaTooNew,
+ *   '/x/graph.db was written by schema v7; this build reads up to v5',
+ *   { source: 'store-sqlite', hint: 'upgrade knowing or re-index with --full' });
+ * ```
+ */
+export class KnowingError extends Error {
+  readonly code: ErrorCode;
+  readonly source: string | undefined;
+  readonly hint: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: KnowingErrorOptions = {}) {
+    const prefix = options.source ? `[knowing:${options.source}] ` : '[knowing] ';
+    const suffix = options.hint ? ` — ${options.hint}` : '';
+    super(prefix + message + suffix, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'KnowingError';
+    this.code = code;
+    this.source = options.source;
+    this.hint = options.hint;
+  }
+}
+
+/** True when `error` is a {@link KnowingError}, optionally with the given code. */
+export function isKnowingError(error: unknown, code?: ErrorCode): error is KnowingError {
+  return error instanceof KnowingError && (code === undefined || error.code === code);
+}

@@ -1,0 +1,379 @@
+/** A node id: 32 lowercase hex characters, see `nodeId()`. */
+export type NodeId = string;
+
+/**
+ * What a node is. Class-like kinds are listed in `TYPE_LIKE_KINDS`.
+ * `external` marks an unresolved placeholder (a call into a library, say): kept out of
+ * results, but the walk may pass through it.
+ */
+export type NodeKind =
+  | 'function'
+  | 'method'
+  | 'constructor'
+  | 'class'
+  | 'struct'
+  | 'interface'
+  | 'trait'
+  | 'enum'
+  | 'type_alias'
+  | 'field'
+  | 'property'
+  | 'constant'
+  | 'variable'
+  | 'module'
+  | 'file'
+  | 'route'
+  | 'external';
+
+/** Languages the indexer understands. */
+export type LanguageId = 'go' | 'python' | 'typescript' | 'tsx' | 'javascript' | 'rust' | 'java' | 'csharp' | 'ruby';
+
+/** How an edge's target was established, weakest to strongest evidence varies by producer. */
+export type Provenance = 'ast_inferred' | 'ast_resolved' | 'lsp_resolved' | 'runtime' | 'derived';
+
+/** An edge type name. The registry (`EDGE_TYPES`) lists the known ones; others are allowed. */
+export type EdgeType =
+  | 'calls'
+  | 'imports'
+  | 'implements'
+  | 'implements_rpc'
+  | 'overrides'
+  | 'contains'
+  | 'member_of'
+  | 'handles_route'
+  | 'extends'
+  | 'tests'
+  | 'tested_by'
+  | 'consumes_rpc'
+  | 'accesses_field'
+  | 'depends_on'
+  | 'consumes_endpoint'
+  | 'co_tested_with'
+  | 'type_hint_of'
+  | 'executes_process'
+  | 'references'
+  | 'reads_env'
+  | 'throws'
+  | 'deployed_by'
+  | 'inherits'
+  | 'gated_by_flag'
+  | 'decorates'
+  | 'documents'
+  | 'similar_to'
+  | 'deploys'
+  | 'exposes'
+  | 'configures'
+  | 'publishes'
+  | 'subscribes'
+  | 'connects_to'
+  | 'runtime_calls'
+  | 'runtime_rpc'
+  | 'runtime_produces'
+  | 'runtime_consumes'
+  | 'owned_by'
+  | 'authored_by'
+  | (string & {});
+
+/** One edge type's registry entry. */
+export interface EdgeTypeInfo {
+  readonly type: EdgeType;
+  /** Default random-walk weight; 0 keeps the edge out of the walk. */
+  readonly weight: number;
+  /** Mirrors containment or inheritance rather than behaviour. */
+  readonly structural: boolean;
+  readonly description: string;
+}
+
+/** A symbol of the indexed repository. */
+export interface GraphNode {
+  /** Stable identity: `nodeId(repo, qualifiedName, kind)`. */
+  readonly id: NodeId;
+  /** The terminal name, e.g. `run`. */
+  readonly name: string;
+  /** `<repo-relative file path>.<Outer>.<name>`, e.g. `src/flask/app.py.Flask.run`. */
+  readonly qualifiedName: string;
+  readonly kind: NodeKind;
+  /** Language of the defining file; empty for external placeholders. */
+  readonly language: LanguageId | '';
+  /** Repo-relative path with `/` separators; empty for external placeholders. */
+  readonly file: string;
+  /** 1-based, inclusive. 0 when unknown. */
+  readonly startLine: number;
+  readonly endLine: number;
+  /** The declaration line as written (trimmed), for display. */
+  readonly signature: string;
+  /** Doc comment or docstring, markers stripped, at most 500 characters. */
+  readonly doc: string;
+  /** Defined in a test file or named as a test. */
+  readonly isTest: boolean;
+  /** An unresolved placeholder outside the repository. */
+  readonly external: boolean;
+}
+
+/** A directed, typed relation between two nodes. */
+export interface GraphEdge {
+  readonly source: NodeId;
+  readonly target: NodeId;
+  readonly type: EdgeType;
+  /** 0..1: how sure the producer is that the target is right. */
+  readonly confidence: number;
+  readonly provenance: Provenance;
+  /** 1-based line of the use site in the source's file, 0 when not applicable. */
+  readonly line?: number;
+}
+
+/** A source file as the store records it. */
+export interface FileRecord {
+  /** Repo-relative path with `/` separators. */
+  readonly path: string;
+  readonly language: LanguageId;
+  /** Hex SHA-256 of the file's bytes. */
+  readonly contentHash: string;
+  readonly sizeBytes: number;
+  /** Milliseconds since the epoch. */
+  readonly indexedAt: number;
+  /** Number of syntax errors the parser recovered from. */
+  readonly syntaxErrors: number;
+}
+
+/** The repository a store describes. One store holds one repository. */
+export interface RepoInfo {
+  /** Stable identity used in node ids (a remote URL or the directory name). */
+  readonly id: string;
+  /** Absolute path of the working tree when last indexed. */
+  readonly root: string;
+  /** Commit indexed, when known. */
+  readonly commit: string | null;
+  /** Milliseconds since the epoch; null before the first index. */
+  readonly indexedAt: number | null;
+}
+
+/** How `findNodesByName` compares names. All comparisons except `exact` ignore ASCII case. */
+export type NameMatch = 'exact' | 'exact_ci' | 'prefix' | 'substring';
+
+/** Options for `GraphReader.findNodesByName`. */
+export interface FindByNameOptions {
+  /** @default 'exact' */
+  readonly match?: NameMatch;
+  /** Only these kinds. */
+  readonly kinds?: readonly NodeKind[];
+  /** Include external placeholders. @default false */
+  readonly includeExternal?: boolean;
+  /** @default 100 */
+  readonly limit?: number;
+}
+
+/** Options for edge lookups. */
+export interface EdgeQueryOptions {
+  /** Only these edge types. */
+  readonly types?: readonly EdgeType[];
+  /** @default unlimited */
+  readonly limit?: number;
+}
+
+/** Counts of what a store holds. */
+export interface GraphCounts {
+  readonly nodes: number;
+  readonly edges: number;
+  readonly files: number;
+  readonly nodesByKind: Readonly<Record<string, number>>;
+  readonly nodesByLanguage: Readonly<Record<string, number>>;
+  readonly edgesByType: Readonly<Record<string, number>>;
+}
+
+/** Read access to the graph. */
+export interface GraphReader {
+  repo(): Promise<RepoInfo | null>;
+  getNode(id: NodeId): Promise<GraphNode | undefined>;
+  /** Nodes for the ids that exist, in the order of `ids`. */
+  getNodes(ids: readonly NodeId[]): Promise<GraphNode[]>;
+  /** Nodes whose terminal `name` matches. */
+  findNodesByName(name: string, options?: FindByNameOptions): Promise<GraphNode[]>;
+  /** Nodes whose qualified name equals `qualifiedName` (any kind). */
+  findNodesByQualifiedName(qualifiedName: string): Promise<GraphNode[]>;
+  /** Nodes defined in a file, ordered by start line. */
+  nodesInFile(path: string): Promise<GraphNode[]>;
+  /** Nodes whose file path starts with `prefix` (a directory prefix such as `src/auth/`). */
+  nodesUnderPath(prefix: string, options?: { readonly kinds?: readonly NodeKind[]; readonly limit?: number }): Promise<GraphNode[]>;
+  edgesFrom(id: NodeId, options?: EdgeQueryOptions): Promise<GraphEdge[]>;
+  edgesTo(id: NodeId, options?: EdgeQueryOptions): Promise<GraphEdge[]>;
+  getFile(path: string): Promise<FileRecord | undefined>;
+  listFiles(): Promise<FileRecord[]>;
+  counts(): Promise<GraphCounts>;
+  /** Every node, in unspecified order (for building in-memory structures). */
+  allNodes(): AsyncIterable<GraphNode>;
+  /** Every edge, in unspecified order. */
+  allEdges(): AsyncIterable<GraphEdge>;
+}
+
+/** Everything one file contributes: its record, its nodes and the edges it owns. */
+export interface FileWrite {
+  readonly file: FileRecord;
+  readonly nodes: readonly GraphNode[];
+  /** Edges owned by this file (normally those whose source it defines). */
+  readonly edges: readonly GraphEdge[];
+}
+
+/** Edges owned by something other than a file, e.g. a derived pass (`derived:inherits`). */
+export interface OwnedEdges {
+  readonly owner: string;
+  readonly edges: readonly GraphEdge[];
+}
+
+/**
+ * One atomic change to the graph. Applying a batch either fully happens or not at all.
+ *
+ * Semantics, in order: deleted files lose their record, nodes and owned edges; each written
+ * file's nodes are upserted (its nodes absent from the write are removed) and its owned
+ * edges replaced; each `ownedEdges` entry replaces all edges of its owner; external nodes
+ * are upserted. Edges whose endpoint no longer exists are removed, and so are external
+ * nodes no edge touches any more.
+ */
+export interface WriteBatch {
+  readonly deleteFiles?: readonly string[];
+  readonly files?: readonly FileWrite[];
+  readonly ownedEdges?: readonly OwnedEdges[];
+  readonly externalNodes?: readonly GraphNode[];
+  /** Repository facts to record with the batch. */
+  readonly repo?: RepoInfo;
+}
+
+/** Write access to the graph. */
+export interface GraphWriter {
+  applyBatch(batch: WriteBatch): Promise<WriteResult>;
+}
+
+/** What `applyBatch` did. */
+export interface WriteResult {
+  readonly nodesWritten: number;
+  readonly edgesWritten: number;
+  readonly nodesDeleted: number;
+  readonly edgesDeleted: number;
+  /** The snapshot after the batch. */
+  readonly snapshot: Snapshot;
+}
+
+/** Columns of the full-text index, in weight order. */
+export type TextColumn = 'name' | 'concepts' | 'path' | 'qualified_name' | 'doc' | 'signature';
+
+/** Options for `TextSearch.search`. */
+export interface TextSearchOptions {
+  /** @default 30 */
+  readonly limit?: number;
+  /** Per-column bm25 weights; missing columns use the store's defaults (10/5/4/3/3/1). */
+  readonly columnWeights?: Readonly<Partial<Record<TextColumn, number>>>;
+  readonly kinds?: readonly NodeKind[];
+}
+
+/** A full-text hit; higher `score` is better. */
+export interface TextHit {
+  readonly node: GraphNode;
+  readonly score: number;
+}
+
+/**
+ * BM25 search over symbol text. The query uses FTS5 syntax with the column names of
+ * {@link TextColumn} (`name:"before_request" OR config`); a store for another engine
+ * translates it.
+ */
+export interface TextSearch {
+  search(query: string, options?: TextSearchOptions): Promise<TextHit[]>;
+}
+
+/** A stored note: an opaque blob under a key, stamped with the snapshot it was made for. */
+export interface Note {
+  readonly key: string;
+  readonly kind: string;
+  readonly value: Uint8Array;
+  /** Snapshot id the note was computed against, or null when it does not depend on one. */
+  readonly snapshot: string | null;
+  readonly updatedAt: number;
+}
+
+/** Key-value blobs: caches, adjacency, communities, per-file extraction state. */
+export interface NoteStore {
+  getNote(key: string): Promise<Note | undefined>;
+  putNote(key: string, kind: string, value: Uint8Array, snapshot?: string | null): Promise<void>;
+  deleteNote(key: string): Promise<boolean>;
+  /** Delete notes of a kind (and key prefix); returns how many went. */
+  deleteNotes(filter: { readonly kind?: string; readonly keyPrefix?: string }): Promise<number>;
+}
+
+/** One observation that a symbol was (not) useful. */
+export interface FeedbackRecord {
+  readonly symbol: NodeId;
+  readonly useful: boolean;
+  readonly session: string;
+  /** Merkle root of the symbol's neighbourhood when recorded, to expire stale feedback. */
+  readonly neighborhoodRoot?: string | null;
+  readonly keywordCluster?: string | null;
+  /** Milliseconds since the epoch. @default now */
+  readonly at?: number;
+}
+
+/** Aggregated feedback for one symbol. */
+export interface FeedbackTally {
+  readonly useful: number;
+  readonly notUseful: number;
+}
+
+export interface FeedbackStore {
+  recordFeedback(records: readonly FeedbackRecord[]): Promise<void>;
+  /**
+   * Tallies per symbol. Rows recorded with a neighbourhood root count only while it equals the
+   * supplied current root of that symbol (when given); a cluster filter keeps only rows of
+   * that keyword cluster.
+   */
+  feedbackFor(
+    symbols: readonly NodeId[],
+    options?: { readonly keywordCluster?: string; readonly currentRoots?: ReadonlyMap<NodeId, string> },
+  ): Promise<Map<NodeId, FeedbackTally>>;
+}
+
+/** One learned association between a task keyword and a symbol. */
+export interface VocabAssociation {
+  readonly keyword: string;
+  readonly symbol: NodeId;
+  readonly symbolName: string;
+  readonly count: number;
+  readonly cluster: string | null;
+  readonly packageRoot: string | null;
+}
+
+export interface VocabStore {
+  /** Increment the count of each (keyword, symbol) pair. */
+  recordVocab(
+    entries: readonly { keyword: string; symbol: NodeId; symbolName: string; cluster?: string | null; packageRoot?: string | null }[],
+  ): Promise<void>;
+  /** Associations for these keywords with at least `minCount` observations, most frequent first. */
+  vocabFor(keywords: readonly string[], options?: { readonly minCount?: number; readonly cluster?: string }): Promise<VocabAssociation[]>;
+}
+
+/** The state of the graph after a write: a Merkle root over every edge. */
+export interface Snapshot {
+  /** Hex id of the snapshot: a hash of the repo root. */
+  readonly id: string;
+  /** Hex Merkle root over package roots. */
+  readonly root: string;
+  readonly generation: number;
+  readonly createdAt: number;
+  readonly nodeCount: number;
+  readonly edgeCount: number;
+}
+
+/**
+ * Merkle roots: edges grouped by package (the directory of the source node's file) and
+ * edge type → package roots → repo root. Unchanged packages keep their roots.
+ */
+export interface SnapshotStore {
+  currentSnapshot(): Promise<Snapshot | null>;
+  /** Package → hex root, for every package with edges. */
+  packageRoots(): Promise<Map<string, string>>;
+  /** A root over the given packages' roots (missing packages are skipped); stable under reordering. */
+  subgraphRoot(packages: readonly string[]): Promise<string>;
+}
+
+/** Everything the engine needs from a store. `close()` releases it. */
+export interface GraphStore extends GraphReader, GraphWriter, TextSearch, NoteStore, FeedbackStore, VocabStore, SnapshotStore {
+  close(): Promise<void>;
+}
