@@ -33,6 +33,8 @@ export type {
   Snapshot,
   SnapshotStore,
   GraphStore,
+  RankedSymbol,
+  ContextPack,
 } from './types.js';
 export { EDGE_TYPES, DEFAULT_EDGE_WEIGHT, edgeTypeInfo, edgeWeight, isStructuralEdge } from './edge-types.js';
 export { ErrorCode, KnowingError, isKnowingError } from './errors.js';

@@ -377,3 +377,32 @@ export interface SnapshotStore {
 export interface GraphStore extends GraphReader, GraphWriter, TextSearch, NoteStore, FeedbackStore, VocabStore, SnapshotStore {
   close(): Promise<void>;
 }
+
+/**
+ * A symbol chosen for a task, with the evidence behind its score. Produced by a ranker,
+ * consumed by packing and the wire formats.
+ */
+export interface RankedSymbol {
+  readonly node: GraphNode;
+  /** Final score; higher is better. */
+  readonly score: number;
+  /** Hops from the nearest seed: 0 for seeds (targets), 1 related, 2+ extended. */
+  readonly distance: number;
+  /** Normalised random-walk relevance, 0..1 (1 for the best-connected to the seeds). */
+  readonly rwr: number;
+  /** Named score components (relevance, blast_radius, confidence, recency, …), for explanations. */
+  readonly components: Readonly<Record<string, number>>;
+  /** Provenance of the strongest edge that reached this symbol, when known. */
+  readonly provenance?: Provenance;
+}
+
+/** The packed answer to a task: symbols within a token budget, and the edges among them. */
+export interface ContextPack {
+  readonly symbols: readonly RankedSymbol[];
+  /** Edges whose both endpoints are in `symbols`. */
+  readonly edges: readonly GraphEdge[];
+  readonly tokensUsed: number;
+  readonly tokenBudget: number;
+  /** Content address of the pack: hash of the normalised task and the selected node ids. */
+  readonly packRoot: string;
+}
