@@ -1,0 +1,71 @@
+export type {
+  SeedChannel,
+  SeedTier,
+  RankMode,
+  RankInput,
+  RankContext,
+  RankExplanation,
+  Ranker,
+  DefaultRanker,
+  CheckedRanker,
+  RankingWeights,
+  HitsAdjustmentOptions,
+  FeedbackScoringOptions,
+  SessionScoringOptions,
+  RecencyBucket,
+  RecencyOptions,
+  CommitRecencyBucket,
+  ConfidenceOptions,
+  BlastRadiusOptions,
+  RankingOptions,
+  RankingOverrides,
+  ScoringContext,
+  ScoredInput,
+  SessionTrackerOptions,
+  SessionTracker,
+  ImplicitFeedbackOptions,
+  ImplicitFeedbackDeps,
+  ReturnedSymbol,
+  ReturnedMeta,
+  VocabEntry,
+  FlushResult,
+  PendingSymbol,
+  ImplicitFeedback,
+} from './types.js';
+export { DEFAULT_RANKING_OPTIONS, DEFAULT_TEST_TASK_WORDS, defaultIsTestSymbol, resolveRankingOptions } from './options.js';
+export {
+  RANK_COMPONENTS,
+  RANK_COMPONENT_ORDER,
+  callerProxy,
+  recencyValue,
+  commitRecencyBonus,
+  confidenceValue,
+  scoringHops,
+  distanceFactor,
+  hitsAdjustments,
+  feedbackRatio,
+  feedbackAdjustment,
+  sessionContribution,
+  penaltyDelta,
+} from './components.js';
+export type { RankComponentName } from './components.js';
+export { isTestFilePath, isTestTask, splitWords } from './test-detection.js';
+export {
+  DEFAULT_RANKER_NAME,
+  checkRankInputs,
+  prepareScoring,
+  scoreInput,
+  compareRanked,
+  finalizeRanking,
+  toRankedSymbol,
+  rankScored,
+  createDefaultRanker,
+} from './default-ranker.js';
+export { validateRankerOutput, validateRankerExplanation, wrapRanker } from './validate.js';
+export { DEFAULT_SESSION_TRACKER_OPTIONS, createSessionTracker } from './session.js';
+export {
+  DEFAULT_IMPLICIT_FEEDBACK_OPTIONS,
+  defaultIsVocabWorthy,
+  extractIdentifiers,
+  createImplicitFeedback,
+} from './implicit.js';

@@ -1,0 +1,285 @@
+import { describe, expect, it } from 'vitest';
+import { ErrorCode } from '@knowing/graph';
+import {
+  commitRecencyBonus,
+  createDefaultRanker,
+  DEFAULT_RANKING_OPTIONS,
+  feedbackAdjustment,
+  isTestFilePath,
+  isTestTask,
+  recencyValue,
+  resolveRankingOptions,
+  sessionContribution,
+  splitWords,
+} from '../src/index.js';
+import type { RankInput, RankContext } from '../src/index.js';
+import { fixtureNode } from '../src/testing.js';
+
+const NOW = 1_700_000_000_000;
+const DAY = 86_400_000;
+
+function near(actual: number | undefined, expected: number): void {
+  expect(actual).toBeDefined();
+  expect(Math.abs(actual! - expected), `${actual} vs ${expected}`).toBeLessThan(1e-9);
+}
+
+describe('runtime recency buckets', () => {
+  const r = DEFAULT_RANKING_OPTIONS.recency;
+  it('maps age to 1.0 / 0.8 / 0.5 / 0.2, limits inclusive', () => {
+    expect(recencyValue(NOW, NOW, r)).toBe(1);
+    expect(recencyValue(NOW - DAY, NOW, r)).toBe(1);
+    expect(recencyValue(NOW - DAY - 1, NOW, r)).toBe(0.8);
+    expect(recencyValue(NOW - 7 * DAY, NOW, r)).toBe(0.8);
+    expect(recencyValue(NOW - 7 * DAY - 1, NOW, r)).toBe(0.5);
+    expect(recencyValue(NOW - 30 * DAY, NOW, r)).toBe(0.5);
+    expect(recencyValue(NOW - 30 * DAY - 1, NOW, r)).toBe(0.2);
+  });
+  it('gives static-only symbols 0.3 and treats future observations as fresh', () => {
+    expect(recencyValue(undefined, NOW, r)).toBe(0.3);
+    expect(recencyValue(0, NOW, r)).toBe(0.3);
+    expect(recencyValue(NOW + DAY, NOW, r)).toBe(1);
+  });
+});
+
+describe('commit recency bonus', () => {
+  const b = DEFAULT_RANKING_OPTIONS.commitRecency;
+  it('adds +0.05 within a day, +0.03 within a week, +0.01 within 30 days, else nothing', () => {
+    expect(commitRecencyBonus(NOW - 1, NOW, b)).toBe(0.05);
+    expect(commitRecencyBonus(NOW - DAY, NOW, b)).toBe(0.05);
+    expect(commitRecencyBonus(NOW - 2 * DAY, NOW, b)).toBe(0.03);
+    expect(commitRecencyBonus(NOW - 7 * DAY, NOW, b)).toBe(0.03);
+    expect(commitRecencyBonus(NOW - 8 * DAY, NOW, b)).toBe(0.01);
+    expect(commitRecencyBonus(NOW - 30 * DAY, NOW, b)).toBe(0.01);
+    expect(commitRecencyBonus(NOW - 31 * DAY, NOW, b)).toBe(0);
+    expect(commitRecencyBonus(undefined, NOW, b)).toBe(0);
+  });
+  it('shows up in the ranking as commit_recency, measured against context.now', () => {
+    const input: RankInput = { node: fixtureNode('src/a.ts', 'a'), rwr: 1, distance: 0, isSeed: true, lastModified: NOW - 3 * DAY };
+    const ranker = createDefaultRanker();
+    expect(ranker.rank([input], { task: '', now: NOW })[0]!.components['commit_recency']).toBe(0.03);
+    expect(ranker.rank([input], { task: '', now: NOW + 30 * DAY })[0]!.components['commit_recency']).toBe(0);
+  });
+});
+
+describe('feedback and session adjustments', () => {
+  const f = DEFAULT_RANKING_OPTIONS.feedback;
+  it('is asymmetric: +0.25 when always useful, 0 at one half, −0.05 when never useful', () => {
+    near(feedbackAdjustment({ useful: 5, notUseful: 0 }, f), 0.25);
+    near(feedbackAdjustment({ useful: 2, notUseful: 2 }, f), 0);
+    near(feedbackAdjustment({ useful: 0, notUseful: 7 }, f), -0.05);
+    near(feedbackAdjustment({ useful: 1, notUseful: 3 }, f), -0.025);
+    expect(feedbackAdjustment({ useful: 0, notUseful: 0 }, f)).toBe(0);
+    expect(feedbackAdjustment(undefined, f)).toBe(0);
+  });
+  it('can discount few observations', () => {
+    // One "not useful": ratio 0 pulled toward 0.5 by 1−1/(1+1) = 0.5 → 0.25 → signal −0.5.
+    near(feedbackAdjustment({ useful: 0, notUseful: 1 }, { ...f, confidence: 'linear' }), -0.025);
+    near(feedbackAdjustment({ useful: 4, notUseful: 0 }, { ...f, confidence: 'sqrt' }), 0.25 * (1 - 1 / 3));
+  });
+  it('normalises the session boost by its cap of 2', () => {
+    const s = DEFAULT_RANKING_OPTIONS.session;
+    near(sessionContribution(2, s), 0.2);
+    near(sessionContribution(0.5, s), 0.05);
+    near(sessionContribution(5, s), 0.2);
+    expect(sessionContribution(undefined, s)).toBe(0);
+  });
+});
+
+describe('test-file detection', () => {
+  it('recognises the test-path conventions of the indexed languages', () => {
+    for (const path of [
+      'pkg/server/server_test.go',
+      'tests/test_app.py',
+      'src/flask/test_helpers.py',
+      'pkg/foo_test.py',
+      'src/conftest.py',
+      'src/app.test.ts',
+      'src/app.spec.tsx',
+      'src/__tests__/app.ts',
+      'test/unit/app.js',
+      'src/test/java/com/x/AppTest.java',
+      'spec/models/user_spec.rb',
+      'Project.Tests/FooTests.cs',
+      'src/UnitTests/Foo.cs',
+    ]) {
+      expect(isTestFilePath(path), path).toBe(true);
+    }
+  });
+  it('leaves library code alone, including modules about testing', () => {
+    for (const path of ['src/flask/testing.py', 'src/app.ts', 'lib/rack/test/methods.rb', 'lib/rspec/spec/helper.rb', 'src/contest/x.go', 'docs/latest.md', '']) {
+      expect(isTestFilePath(path), path).toBe(false);
+    }
+  });
+});
+
+describe('test-task detection', () => {
+  const words = DEFAULT_RANKING_OPTIONS.testTaskWords;
+  it('lifts on the words of the seeds, as whole words', () => {
+    for (const task of ['add a test for redirects', 'fix the failing unit test', 'write integration tests', 'mock the HTTP client', 'add a fixture', 'assert the header is kept', 'update the spec', 'testing the CLI', 'extend TestClient']) {
+      expect(isTestTask(task, [], words), task).toBe(true);
+    }
+  });
+  it('does not lift on words that merely contain them', () => {
+    for (const task of ['show the latest release', 'a specific handler', 'inspect the request', 'contest entries', 'hammock', 'reassertion']) {
+      expect(isTestTask(task, [], words), task).toBe(false);
+    }
+  });
+  it('also reads the extracted keywords', () => {
+    expect(isTestTask('cover redirects', ['pytest'], words)).toBe(true);
+  });
+  it('splits identifiers into words', () => {
+    expect(splitWords("Fix TestClient's HTTPServer unit_test")).toEqual(['fix', 'test', 'client', 's', 'http', 'server', 'unit', 'test']);
+  });
+});
+
+describe('test-file penalty', () => {
+  const test: RankInput = { node: fixtureNode('tests/test_auth.py', 'test_login', { isTest: true }), rwr: 1, distance: 0, isSeed: true };
+  const lib: RankInput = { node: fixtureNode('src/auth.py', 'login'), rwr: 1, distance: 0, isSeed: true };
+  const context: RankContext = { task: 'fix login redirects', now: NOW };
+  // Both: 0.40 + 0.25·0.5 + 0.20·0.3 + 0.15 = 0.735 before the penalty.
+
+  it('multiplies test symbols by 0.15 by default', () => {
+    const ranked = createDefaultRanker().rank([test, lib], context);
+    expect(ranked.map((r) => r.node.name)).toEqual(['login', 'test_login']);
+    near(ranked[0]!.score, 0.735);
+    near(ranked[1]!.score, 0.735 * 0.15);
+    near(ranked[1]!.components['test_penalty'], -0.735 * 0.85);
+  });
+
+  it('takes the seeds value 0.3 (or any multiplier) as an option', () => {
+    near(createDefaultRanker({ testPenalty: 0.3 }).rank([test], context)[0]!.score, 0.735 * 0.3);
+  });
+
+  it('is lifted when the task is about tests', () => {
+    const ranked = createDefaultRanker().rank([test, lib], { task: 'add a unit test for login', now: NOW });
+    near(ranked.find((r) => r.node.name === 'test_login')!.score, 0.735);
+    expect(ranked.find((r) => r.node.name === 'test_login')!.components['test_penalty']).toBe(0);
+  });
+
+  it('follows an explicit aboutTests over the detection', () => {
+    near(createDefaultRanker().rank([test], { task: 'add a test', aboutTests: false, now: NOW })[0]!.score, 0.735 * 0.15);
+    near(createDefaultRanker().rank([test], { task: 'login', aboutTests: true, now: NOW })[0]!.score, 0.735);
+  });
+
+  it('detects test code by path, not by name or the indexer flag (unless told to)', () => {
+    const unflagged: RankInput = { ...lib, node: fixtureNode('pkg/auth/login_test.go', 'TestLogin') };
+    near(createDefaultRanker().rank([unflagged], context)[0]!.score, 0.735 * 0.15);
+    const libraryHelper: RankInput = { ...lib, node: fixtureNode('src/flask/app.py', 'Flask.test_client', { isTest: true }) };
+    near(createDefaultRanker().rank([libraryHelper], context)[0]!.score, 0.735);
+    const trustFlag = createDefaultRanker({ isTestSymbol: (node) => node.isTest || isTestFilePath(node.file) });
+    near(trustFlag.rank([libraryHelper], context)[0]!.score, 0.735 * 0.15);
+  });
+
+  it('never raises a negative score', () => {
+    const negative = createDefaultRanker({ confidence: { floor: 0 }, weights: { recency: 0, distance: 0, blastRadius: 0 } }).rank(
+      [{ ...test, feedback: { useful: 0, notUseful: 1 } }],
+      context,
+    );
+    near(negative[0]!.score, -0.05 - 0.05 * 0.85);
+  });
+});
+
+describe('forced injection', () => {
+  const mk = (name: string, rwr: number, extra: Partial<RankInput> = {}): RankInput => ({
+    node: fixtureNode('src/views.py', name),
+    rwr,
+    distance: rwr === 1 ? 0 : 1,
+    isSeed: rwr === 1,
+    ...extra,
+  });
+  const top = mk('dispatch_request', 1);
+  const mid = mk('make_response', 0.5);
+  const lowForced = mk('as_view', 0.1, { forced: true });
+  const lowerForced = mk('MethodView', 0.05, { forced: true });
+  const context: RankContext = { task: 'class based views', now: NOW };
+
+  it('puts forced symbols first at top score + 0.1, keeping their own order', () => {
+    const ranked = createDefaultRanker().rank([mid, lowerForced, top, lowForced], context);
+    expect(ranked.map((r) => r.node.name)).toEqual(['as_view', 'MethodView', 'dispatch_request', 'make_response']);
+    const topScore = ranked[2]!.score;
+    near(ranked[1]!.score, topScore + 0.1);
+    near(ranked[0]!.score, topScore + 0.2);
+    // The forced component carries the jump; components still sum to the score.
+    const total = Object.values(ranked[1]!.components).reduce((a, b) => a + b, 0);
+    near(total, ranked[1]!.score);
+    expect(ranked[1]!.components['forced']).toBeGreaterThan(0);
+    expect(ranked[2]!.components['forced']).toBe(0);
+  });
+
+  it('removes duplicates, the forced copy winning', () => {
+    const ranked = createDefaultRanker().rank([top, mid, { ...mid, forced: true }, mid], context);
+    expect(ranked.map((r) => r.node.name)).toEqual(['make_response', 'dispatch_request']);
+    near(ranked[0]!.score, ranked[1]!.score + 0.1);
+  });
+
+  it('keeps the best-scoring copy of a duplicated normal candidate', () => {
+    const ranked = createDefaultRanker().rank([{ ...mid, rwr: 0.2 }, top, mid], context);
+    expect(ranked).toHaveLength(2);
+    expect(ranked[1]!.rwr).toBe(0.5);
+  });
+
+  it('is not subject to the test penalty', () => {
+    const forcedTest = mk('test_views', 0.1, { forced: true, node: fixtureNode('tests/test_views.py', 'test_views', { isTest: true }) });
+    const ranked = createDefaultRanker().rank([top, forcedTest], context);
+    expect(ranked[0]!.node.name).toBe('test_views');
+    near(ranked[0]!.score, ranked[1]!.score + 0.1);
+  });
+
+  it('starts from 0 when every candidate is forced, and honours the margin option', () => {
+    const ranked = createDefaultRanker({ forcedMargin: 0.5 }).rank([lowForced, lowerForced], context);
+    near(ranked[1]!.score, 0.5);
+    near(ranked[0]!.score, 1);
+  });
+});
+
+describe('deterministic tie-breaking', () => {
+  it('orders equal scores by qualified name, then id', () => {
+    const inputs: RankInput[] = ['zeta', 'alpha', 'Mu', 'beta'].map((name) => ({ node: fixtureNode('src/x.ts', name), rwr: 0.5, distance: 1, isSeed: false }));
+    const names = createDefaultRanker().rank(inputs, { task: '', now: NOW }).map((r) => r.node.name);
+    expect(names).toEqual(['Mu', 'alpha', 'beta', 'zeta']);
+  });
+});
+
+describe('options', () => {
+  it('are frozen defaults with the seeds values', () => {
+    expect(Object.isFrozen(DEFAULT_RANKING_OPTIONS)).toBe(true);
+    expect(Object.isFrozen(DEFAULT_RANKING_OPTIONS.hitsWeights)).toBe(true);
+    expect(DEFAULT_RANKING_OPTIONS.weights).toEqual({ relevance: 0, blastRadius: 0.4, confidence: 0.25, recency: 0.2, distance: 0.15 });
+    expect(DEFAULT_RANKING_OPTIONS.hitsWeights).toEqual({ relevance: 0, blastRadius: 0.35, confidence: 0.2, recency: 0.15, distance: 0.15 });
+    expect(DEFAULT_RANKING_OPTIONS.testPenalty).toBe(0.15);
+  });
+
+  it('merge nested groups partially without touching the caller objects', () => {
+    const words = ['qa'];
+    const options = resolveRankingOptions({ hitsWeights: { blastRadius: 0.3 }, testTaskWords: words });
+    expect(options.hitsWeights).toEqual({ ...DEFAULT_RANKING_OPTIONS.hitsWeights, blastRadius: 0.3 });
+    expect(Object.isFrozen(words)).toBe(false);
+    expect(createDefaultRanker({ testTaskWords: words }).options.testTaskWords).toEqual(['qa']);
+  });
+
+  it('reject unknown keys and out-of-range values with INVALID_ARGUMENT', () => {
+    const bad = [
+      { testPenalty: 1.5 },
+      { testPenalty: Number.NaN },
+      { weights: { blastRadius: Number.POSITIVE_INFINITY } },
+      { weights: { blast: 0.3 } },
+      { nope: 1 },
+      { recency: { buckets: [{ maxAgeMs: 10, value: 1 }, { maxAgeMs: 5, value: 0.5 }] } },
+      { feedback: { confidence: 'cubic' } },
+      { session: { maxBoost: 0 } },
+    ];
+    for (const overrides of bad) {
+      expect(() => createDefaultRanker(overrides as never), JSON.stringify(overrides)).toThrow(
+        expect.objectContaining({ code: ErrorCode.InvalidArgument }),
+      );
+    }
+  });
+
+  it('reject malformed inputs with INVALID_ARGUMENT naming the input', () => {
+    const ok: RankInput = { node: fixtureNode('src/a.ts', 'a'), rwr: 0.5, distance: 1, isSeed: false };
+    for (const broken of [{ ...ok, rwr: Number.NaN }, { ...ok, distance: -1 }, { ...ok, sessionBoost: Number.NaN }, { ...ok, feedback: { useful: -1, notUseful: 0 } }]) {
+      expect(() => createDefaultRanker().rank([broken], { task: '' })).toThrow(expect.objectContaining({ code: ErrorCode.InvalidArgument }));
+    }
+    expect(() => createDefaultRanker().rank([{ ...ok, rwr: Number.NaN }], { task: '' })).toThrow(/rank input 0/);
+  });
+});
