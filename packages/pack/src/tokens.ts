@@ -1,0 +1,147 @@
+import { ErrorCode, KnowingError } from '@knowing/graph';
+import type { GraphNode, RankedSymbol } from '@knowing/graph';
+import type { CostOptions, HeuristicTokenizerOptions, Tokenizer } from './types.js';
+
+/**
+ * Cost of a symbol in each output format relative to its canonical line (qualified name, kind,
+ * signature). gcf and gcb are the compact formats' measured ratios in the original system;
+ * markdown drops the XML tags, json adds quoted keys. Unknown formats cost 1×.
+ */
+export const FORMAT_COST_SCALE: Readonly<Record<string, number>> = Object.freeze({
+  xml: 1.0,
+  markdown: 0.9,
+  json: 1.3,
+  gcf: 0.16,
+  gcb: 0.26,
+});
+
+/** Defaults of the cost options. */
+export const DEFAULT_COST_OPTIONS: Readonly<Required<Pick<CostOptions, 'format'>>> = Object.freeze({
+  format: 'xml',
+});
+
+/** Defaults of {@link createHeuristicTokenizer}. */
+export const DEFAULT_HEURISTIC_OPTIONS: Readonly<Required<HeuristicTokenizerOptions>> = Object.freeze({
+  charsPerToken: 4,
+});
+
+function invalid(message: string): KnowingError {
+  return new KnowingError(ErrorCode.InvalidArgument, message, { source: 'pack' });
+}
+
+/**
+ * A tokenizer that estimates ⌊characters / charsPerToken⌋. No dependency, no start-up cost;
+ * a lower bound for code in practice.
+ *
+ * @example
+ * ```ts
+ * createHeuristicTokenizer().count('function run() {}'); // 4
+ * ```
+ */
+export function createHeuristicTokenizer(options: HeuristicTokenizerOptions = {}): Tokenizer {
+  const charsPerToken = options.charsPerToken ?? DEFAULT_HEURISTIC_OPTIONS.charsPerToken;
+  if (!(charsPerToken > 0) || !Number.isFinite(charsPerToken)) throw invalid(`charsPerToken must be a finite number > 0, got ${charsPerToken}`);
+  return { count: (text) => Math.floor(text.length / charsPerToken) };
+}
+
+const heuristic = createHeuristicTokenizer();
+
+interface Cl100k {
+  countTokens(text: string): number;
+}
+
+let cl100k: Promise<Cl100k> | undefined;
+
+/**
+ * A tokenizer counting real cl100k_base tokens (GPT-4 / GPT-3.5) with gpt-tokenizer, so a
+ * budget can mean real tokens. Async because the encoding's tables (a few MB) are loaded only
+ * when first asked for; later calls share them.
+ *
+ * @example
+ * ```ts
+ * const tokenizer = await createExactTokenizer();
+ * tokenizer.count('hello world'); // 2
+ * packSymbols(ranked, { budget: 8000, tokenizer });
+ * ```
+ */
+export async function createExactTokenizer(): Promise<Tokenizer> {
+  cl100k ??= import('gpt-tokenizer/encoding/cl100k_base');
+  let encoding: Cl100k;
+  try {
+    encoding = await cl100k;
+  } catch (cause) {
+    cl100k = undefined;
+    throw new KnowingError(ErrorCode.Internal, 'could not load the cl100k_base encoding of gpt-tokenizer', {
+      source: 'pack',
+      cause,
+      hint: 'check that gpt-tokenizer is installed',
+    });
+  }
+  return { count: (text) => encoding.countTokens(text) };
+}
+
+/**
+ * The line a symbol's cost is estimated from when no renderer is given: `QN kind signature`.
+ *
+ * @example
+ * ```ts
+ * canonicalLine(node); // 'src/app.py.Flask.run method def run(self, host=None)'
+ * ```
+ */
+export function canonicalLine(node: Pick<GraphNode, 'qualifiedName' | 'kind' | 'signature'>): string {
+  return `${node.qualifiedName} ${node.kind} ${node.signature}`;
+}
+
+/**
+ * Cost multiplier of a format: the override in `formatScale`, else `FORMAT_COST_SCALE`, else 1.
+ *
+ * @example
+ * ```ts
+ * formatScale({ format: 'gcf' }); // 0.16
+ * formatScale({ format: 'gcf', formatScale: { gcf: 0.2 } }); // 0.2
+ * ```
+ */
+export function formatScale(options: CostOptions = {}): number {
+  const format = options.format ?? DEFAULT_COST_OPTIONS.format;
+  const scale = options.formatScale?.[format] ?? FORMAT_COST_SCALE[format] ?? 1;
+  if (!(scale > 0) || !Number.isFinite(scale)) throw invalid(`format scale of ${format} must be a finite number > 0, got ${scale}`);
+  return scale;
+}
+
+/**
+ * Estimated tokens of a symbol or a text.
+ *
+ * - A text is counted as is (no format scale): it already is what will be sent.
+ * - A symbol with a `render` callback: the rendered text is counted.
+ * - A symbol without: its canonical line (`qualifiedName kind signature`) is counted and
+ *   scaled by `FORMAT_COST_SCALE[format]` (overridable with `formatScale`).
+ *
+ * Symbols always cost at least 1. The default counter is ⌊characters / 4⌋; pass
+ * `tokenizer` (for instance `await createExactTokenizer()`) to count real tokens.
+ *
+ * @example
+ * ```ts
+ * estimateTokens(symbol); // ≈ characters / 4 of its canonical line
+ * estimateTokens(symbol, { format: 'gcf' }); // 16 % of that
+ * estimateTokens(symbol, { render: (s) => myGcfLine(s), tokenizer }); // the real line, real tokens
+ * ```
+ */
+export function estimateTokens(input: string | RankedSymbol, options: CostOptions = {}): number {
+  const tokenizer = options.tokenizer ?? heuristic;
+  if (typeof input === 'string') return checkCount(tokenizer.count(input));
+  if (options.render) return Math.max(1, checkCount(tokenizer.count(options.render(input))));
+  const scale = formatScale(options);
+  return Math.max(1, Math.round(checkCount(tokenizer.count(canonicalLine(input.node))) * scale));
+}
+
+function checkCount(count: number): number {
+  if (!Number.isFinite(count) || count < 0) throw invalid(`tokenizer returned ${count}; a count must be a finite number ≥ 0`);
+  return count;
+}
+
+/** A cost function for lines that are not whole symbols (references, edges), on the same scale. */
+export function lineCost(options: CostOptions = {}): (text: string) => number {
+  const tokenizer = options.tokenizer ?? heuristic;
+  const scale = options.render ? 1 : formatScale(options);
+  return (text) => Math.max(1, Math.round(checkCount(tokenizer.count(text)) * scale));
+}

@@ -1,0 +1,46 @@
+export type {
+  TransitionOptions,
+  WalkTransitions,
+  WalkSeed,
+  WalkOptions,
+  WalkStopReason,
+  WalkResult,
+  CandidateOptions,
+  WalkCandidate,
+  HitsOptions,
+  HitsResult,
+  CommunityOptions,
+  Communities,
+  DeserializeCommunitiesOptions,
+  RestrictionOptions,
+  WalkCacheKeyInput,
+  WalkCacheOptions,
+  WalkCache,
+  AdjacencySource,
+  LoadAdjacencyOptions,
+  LoadedAdjacency,
+  AdjacencyReader,
+} from './types.js';
+export { DEFAULT_TRANSITION_OPTIONS, weightedTransitions } from './transitions.js';
+export { DEFAULT_WALK_OPTIONS, DEFAULT_CANDIDATE_OPTIONS, randomWalkWithRestart, walkCandidates } from './rwr.js';
+export { DEFAULT_HITS_OPTIONS, hits } from './hits.js';
+export {
+  DEFAULT_COMMUNITY_OPTIONS,
+  DEFAULT_RESTRICTION_OPTIONS,
+  COMMUNITIES_FORMAT_VERSION,
+  adjacencyFingerprint,
+  detectCommunities,
+  communityRestriction,
+  serializeCommunities,
+  deserializeCommunities,
+} from './communities.js';
+export {
+  DEFAULT_LOAD_OPTIONS,
+  ADJACENCY_NOTE_KIND,
+  ADJACENCY_NOTE_VERSION,
+  nodeFlags,
+  loadAdjacency,
+  forgetAdjacency,
+} from './load.js';
+export { DEFAULT_WALK_CACHE_OPTIONS, walkCacheKey, createWalkCache } from './cache.js';
+export { WALK_RESULT_FORMAT_VERSION, serializeWalkResult, deserializeWalkResult } from './result-codec.js';

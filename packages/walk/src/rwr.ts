@@ -1,0 +1,328 @@
+import { ErrorCode, KnowingError, NodeFlag } from '@knowing/graph';
+import type { Adjacency, NodeId } from '@knowing/graph';
+import { resolveTransitions } from './transitions.js';
+import type { CandidateOptions, WalkCandidate, WalkOptions, WalkResult, WalkSeed, WalkStopReason } from './types.js';
+
+/** Defaults of {@link randomWalkWithRestart}: the original system's values. */
+export const DEFAULT_WALK_OPTIONS: Readonly<Required<Omit<WalkOptions, 'allowed' | 'transitions'>>> = Object.freeze({
+  alpha: 0.2,
+  maxIterations: 20,
+  tolerance: 0.001,
+  topK: 10,
+  topKStableIterations: 2,
+  minPropagationMass: 1e-4,
+  maxHops: 4,
+  hubDampeningThreshold: 0,
+});
+
+/** Defaults of {@link walkCandidates}. */
+export const DEFAULT_CANDIDATE_OPTIONS: Readonly<Required<CandidateOptions>> = Object.freeze({
+  minScore: 0.02,
+  includeExternal: false,
+  limit: Number.POSITIVE_INFINITY,
+});
+
+function invalid(message: string): KnowingError {
+  return new KnowingError(ErrorCode.InvalidArgument, message, { source: 'walk' });
+}
+
+function checkRange(name: string, value: number, min: number, max: number, integer = false): void {
+  if (Number.isNaN(value) || value < min || value > max || (integer && Number.isFinite(value) && !Number.isInteger(value))) {
+    throw invalid(`${name} must be ${integer ? 'an integer ' : ''}in [${min}, ${max}], got ${value}`);
+  }
+}
+
+interface ResolvedSeeds {
+  readonly indices: Int32Array;
+  /** Restart probability per seed, summing to 1. */
+  readonly probabilities: Float64Array;
+  readonly unknown: NodeId[];
+}
+
+function resolveSeeds(adjacency: Adjacency, seeds: readonly WalkSeed[]): ResolvedSeeds {
+  const weightByIndex = new Map<number, number>();
+  const unknown: NodeId[] = [];
+  for (const seed of seeds) {
+    const weight = seed.weight ?? 1;
+    if (!Number.isFinite(weight) || weight < 0) throw invalid(`seed weight must be a finite number ≥ 0, got ${weight}`);
+    let index: number;
+    if ('index' in seed) {
+      index = seed.index;
+      if (!Number.isInteger(index) || index < 0 || index >= adjacency.nodeCount) {
+        throw invalid(`seed index ${index} is outside the adjacency (0..${adjacency.nodeCount - 1})`);
+      }
+    } else {
+      index = adjacency.indexOf(seed.id);
+      if (index < 0) {
+        unknown.push(seed.id);
+        continue;
+      }
+    }
+    if (weight === 0) continue;
+    weightByIndex.set(index, (weightByIndex.get(index) ?? 0) + weight);
+  }
+  // Ascending index order keeps results independent of the order seeds were listed in.
+  const indices = Int32Array.from([...weightByIndex.keys()].sort((a, b) => a - b));
+  const probabilities = new Float64Array(indices.length);
+  let total = 0;
+  for (let s = 0; s < indices.length; s++) total += weightByIndex.get(indices[s]!)!;
+  for (let s = 0; s < indices.length; s++) probabilities[s] = weightByIndex.get(indices[s]!)! / total;
+  return { indices, probabilities, unknown };
+}
+
+/**
+ * Fill `outIndex`/`outValue` with the `k` active nodes of highest mass (ties: lower index
+ * first), best first; returns how many were found (nodes without mass are never included).
+ */
+function topKOf(
+  mass: Float64Array,
+  active: Int32Array,
+  activeCount: number,
+  k: number,
+  outIndex: Int32Array,
+  outValue: Float64Array,
+): number {
+  let count = 0;
+  for (let a = 0; a < activeCount; a++) {
+    const node = active[a]!;
+    const value = mass[node]!;
+    if (value <= 0) continue;
+    if (count === k) {
+      const lastValue = outValue[k - 1]!;
+      if (value < lastValue || (value === lastValue && node > outIndex[k - 1]!)) continue;
+    } else {
+      count++;
+    }
+    let slot = count - 1;
+    while (slot > 0) {
+      const previousValue = outValue[slot - 1]!;
+      if (previousValue > value || (previousValue === value && outIndex[slot - 1]! < node)) break;
+      outIndex[slot] = outIndex[slot - 1]!;
+      outValue[slot] = previousValue;
+      slot--;
+    }
+    outIndex[slot] = node;
+    outValue[slot] = value;
+  }
+  return count;
+}
+
+function sameSet(a: Int32Array, b: Int32Array, count: number): boolean {
+  for (let i = 0; i < count; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Random walk with restart from weighted seeds. At each step a node keeps nothing: a share
+ * `alpha` of all mass jumps back to the seeds (in proportion to seed weights) and the rest
+ * moves to neighbours in proportion to edge weight. Nodes without walkable edges (dead ends)
+ * send their moving mass back to the seeds too. The walk covers the nodes within `maxHops` of
+ * a seed (and in `allowed`, when given); it stops when the L1 change falls below
+ * `tolerance`, when the top-K set is stable, or after `maxIterations`.
+ *
+ * Scores are divided by their maximum (after hub dampening, when on).
+ *
+ * @example
+ * ```ts
+ * const { scores, hops } = randomWalkWithRestart(adjacency, [
+ *   { id: seedA, weight: 1 },
+ *   { id: seedB, weight: 0.5 },
+ * ]);
+ * const best = walkCandidates(adjacency, { scores, hops }, { limit: 200 });
+ * ```
+ */
+export function randomWalkWithRestart(adjacency: Adjacency, seeds: readonly WalkSeed[], options: WalkOptions = {}): WalkResult {
+  const alpha = options.alpha ?? DEFAULT_WALK_OPTIONS.alpha;
+  const maxIterations = options.maxIterations ?? DEFAULT_WALK_OPTIONS.maxIterations;
+  const tolerance = options.tolerance ?? DEFAULT_WALK_OPTIONS.tolerance;
+  const topK = options.topK ?? DEFAULT_WALK_OPTIONS.topK;
+  const stableNeeded = options.topKStableIterations ?? DEFAULT_WALK_OPTIONS.topKStableIterations;
+  const minMass = options.minPropagationMass ?? DEFAULT_WALK_OPTIONS.minPropagationMass;
+  const maxHops = options.maxHops ?? DEFAULT_WALK_OPTIONS.maxHops;
+  const hubThreshold = options.hubDampeningThreshold ?? DEFAULT_WALK_OPTIONS.hubDampeningThreshold;
+  const allowed = options.allowed;
+  checkRange('alpha', alpha, Number.MIN_VALUE, 1);
+  checkRange('maxIterations', maxIterations, 0, Number.MAX_SAFE_INTEGER, true);
+  checkRange('tolerance', tolerance, 0, Number.POSITIVE_INFINITY);
+  checkRange('topK', topK, 1, Number.MAX_SAFE_INTEGER, true);
+  checkRange('topKStableIterations', stableNeeded, 0, Number.MAX_SAFE_INTEGER, true);
+  checkRange('minPropagationMass', minMass, 0, 1);
+  checkRange('maxHops', maxHops, 0, Number.POSITIVE_INFINITY);
+  checkRange('hubDampeningThreshold', hubThreshold, 0, Number.POSITIVE_INFINITY);
+  const n = adjacency.nodeCount;
+  if (allowed && allowed.length !== n) throw invalid(`allowed has ${allowed.length} entries for ${n} nodes`);
+  const transitions = resolveTransitions(adjacency, options.transitions);
+  const { offsets, neighbors, weights } = transitions;
+
+  const seedSet = resolveSeeds(adjacency, seeds);
+  const seedCount = seedSet.indices.length;
+  const hops = new Int32Array(n).fill(-1);
+  if (seedCount === 0) {
+    return {
+      scores: new Float64Array(n),
+      hops,
+      iterations: 0,
+      stopReason: 'no-seeds',
+      residual: 0,
+      activeCount: 0,
+      unknownSeeds: seedSet.unknown,
+    };
+  }
+
+  // Breadth-first search from the seeds: hop distances, and the nodes the walk covers
+  // (`hops[v] >= 0` marks them; `active` lists them in discovery order).
+  const active = new Int32Array(n);
+  let activeCount = 0;
+  for (let s = 0; s < seedCount; s++) {
+    const seed = seedSet.indices[s]!;
+    hops[seed] = 0;
+    active[activeCount++] = seed;
+  }
+  for (let head = 0; head < activeCount; head++) {
+    const u = active[head]!;
+    const nextHop = hops[u]! + 1;
+    if (nextHop > maxHops) continue;
+    for (let e = offsets[u]!, end = offsets[u + 1]!; e < end; e++) {
+      const v = neighbors[e]!;
+      if (hops[v] !== -1 || (allowed !== undefined && allowed[v] === 0)) continue;
+      hops[v] = nextHop;
+      active[activeCount++] = v;
+    }
+  }
+
+  // Each node splits its moving mass over the neighbours inside the walk only:
+  // share[u] = (1 − alpha) / (their total weight), or 0 for a dead end. Computed the first time
+  // u propagates (-1 until then): with the mass threshold most covered nodes never do.
+  const share = new Float64Array(n).fill(-1);
+
+  let current = new Float64Array(n);
+  let next = new Float64Array(n);
+  for (let s = 0; s < seedCount; s++) current[seedSet.indices[s]!] = seedSet.probabilities[s]!;
+
+  const trackTopK = stableNeeded > 0 && activeCount > topK;
+  let topIndex = new Int32Array(topK);
+  let previousTop = new Int32Array(topK);
+  const topValue = new Float64Array(topK);
+  let previousTopCount = -1;
+  let stableFor = 0;
+
+  let iterations = 0;
+  let residual = Number.POSITIVE_INFINITY;
+  let stopReason: WalkStopReason = 'max-iterations';
+  while (iterations < maxIterations) {
+    iterations++;
+    for (let a = 0; a < activeCount; a++) next[active[a]!] = 0;
+    let deadMass = 0;
+    for (let a = 0; a < activeCount; a++) {
+      const u = active[a]!;
+      const mass = current[u]!;
+      if (mass === 0 || mass < minMass) continue;
+      let perWeight = share[u]!;
+      if (perWeight < 0) {
+        let total = 0;
+        for (let e = offsets[u]!, end = offsets[u + 1]!; e < end; e++) if (hops[neighbors[e]!]! >= 0) total += weights[e]!;
+        perWeight = total > 0 ? (1 - alpha) / total : 0;
+        share[u] = perWeight;
+      }
+      if (perWeight === 0) {
+        deadMass += mass;
+        continue;
+      }
+      const moving = mass * perWeight;
+      for (let e = offsets[u]!, end = offsets[u + 1]!; e < end; e++) {
+        const v = neighbors[e]!;
+        if (hops[v]! >= 0) next[v]! += moving * weights[e]!;
+      }
+    }
+    const toSeeds = alpha + (1 - alpha) * deadMass;
+    for (let s = 0; s < seedCount; s++) next[seedSet.indices[s]!]! += toSeeds * seedSet.probabilities[s]!;
+
+    residual = 0;
+    for (let a = 0; a < activeCount; a++) {
+      const u = active[a]!;
+      residual += Math.abs(next[u]! - current[u]!);
+    }
+    const swap = current;
+    current = next;
+    next = swap;
+
+    if (residual < tolerance) {
+      stopReason = 'converged';
+      break;
+    }
+    if (trackTopK) {
+      const count = topKOf(current, active, activeCount, topK, topIndex, topValue);
+      topIndex.subarray(0, count).sort();
+      if (count === previousTopCount && sameSet(topIndex, previousTop, count)) stableFor++;
+      else stableFor = 0;
+      previousTopCount = count;
+      const swapTop = previousTop;
+      previousTop = topIndex;
+      topIndex = swapTop;
+      if (stableFor >= stableNeeded) {
+        stopReason = 'top-k-stable';
+        break;
+      }
+    }
+  }
+
+  const scores = current;
+  if (hubThreshold > 0) {
+    const { inOffsets } = adjacency;
+    for (let a = 0; a < activeCount; a++) {
+      const u = active[a]!;
+      const degree = inOffsets[u + 1]! - inOffsets[u]!;
+      if (degree > hubThreshold) scores[u]! /= Math.sqrt(degree / hubThreshold);
+    }
+  }
+  let max = 0;
+  for (let a = 0; a < activeCount; a++) {
+    const value = scores[active[a]!]!;
+    if (value > max) max = value;
+  }
+  if (max > 0) for (let a = 0; a < activeCount; a++) scores[active[a]!]! /= max;
+  return {
+    scores,
+    hops,
+    iterations,
+    stopReason,
+    residual: iterations === 0 ? 0 : residual,
+    activeCount,
+    unknownSeeds: seedSet.unknown,
+  };
+}
+
+/**
+ * The nodes a walk reached, best first: score at least `minScore`, external placeholders left
+ * out unless asked for. Ties go to the lower node index.
+ *
+ * @example
+ * ```ts
+ * const result = randomWalkWithRestart(adjacency, seeds);
+ * for (const { id, score, hops } of walkCandidates(adjacency, result, { limit: 200 })) {
+ *   // rank them
+ * }
+ * ```
+ */
+export function walkCandidates(
+  adjacency: Adjacency,
+  result: Pick<WalkResult, 'scores' | 'hops'>,
+  options: CandidateOptions = {},
+): WalkCandidate[] {
+  const minScore = options.minScore ?? DEFAULT_CANDIDATE_OPTIONS.minScore;
+  const includeExternal = options.includeExternal ?? DEFAULT_CANDIDATE_OPTIONS.includeExternal;
+  const limit = options.limit ?? DEFAULT_CANDIDATE_OPTIONS.limit;
+  checkRange('limit', limit, 0, Number.POSITIVE_INFINITY);
+  const { scores, hops } = result;
+  if (scores.length !== adjacency.nodeCount) throw invalid(`scores have ${scores.length} entries for ${adjacency.nodeCount} nodes`);
+  const picked: number[] = [];
+  for (let i = 0; i < scores.length; i++) {
+    const score = scores[i]!;
+    if (score <= 0 || score < minScore) continue;
+    if (!includeExternal && (adjacency.nodeFlags[i]! & NodeFlag.External) !== 0) continue;
+    picked.push(i);
+  }
+  picked.sort((a, b) => scores[b]! - scores[a]! || a - b);
+  if (picked.length > limit) picked.length = limit;
+  return picked.map((index) => ({ index, id: adjacency.ids[index]!, score: scores[index]!, hops: hops[index]! }));
+}
