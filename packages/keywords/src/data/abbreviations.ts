@@ -1,0 +1,78 @@
+/**
+ * Short forms developers write, mapped to the word they stand for. The expansion is added
+ * to the components right after the short form. The first 27 entries are the original's
+ * (its no-op `auth → auth` is left out); the rest are further common short forms.
+ *
+ * @example
+ * ```ts
+ * ABBREVIATIONS.ctx; // 'context'
+ * extractKeywordSet('k8s', { abbreviations: { ...ABBREVIATIONS, k8s: 'kubernetes' } });
+ * ```
+ */
+export const ABBREVIATIONS: Readonly<Record<string, string>> = Object.freeze({
+  ctx: 'context',
+  cfg: 'config',
+  conf: 'config',
+  req: 'request',
+  resp: 'response',
+  res: 'response',
+  msg: 'message',
+  db: 'database',
+  srv: 'server',
+  svc: 'service',
+  mgr: 'manager',
+  pkg: 'package',
+  idx: 'index',
+  iter: 'iterator',
+  buf: 'buffer',
+  conn: 'connection',
+  addr: 'address',
+  mux: 'multiplexer',
+  cmd: 'command',
+  args: 'arguments',
+  opts: 'options',
+  params: 'parameters',
+  desc: 'description',
+  info: 'information',
+  stat: 'statistics',
+  stats: 'statistics',
+  fmt: 'format',
+  // further common short forms
+  arg: 'argument',
+  opt: 'option',
+  param: 'parameter',
+  repo: 'repository',
+  dir: 'directory',
+  env: 'environment',
+  impl: 'implementation',
+  val: 'value',
+  num: 'number',
+  ref: 'reference',
+  src: 'source',
+  dst: 'destination',
+  tmp: 'temporary',
+  attr: 'attribute',
+  attrs: 'attributes',
+  prop: 'property',
+  props: 'properties',
+  elem: 'element',
+  obj: 'object',
+  fn: 'function',
+  cb: 'callback',
+  evt: 'event',
+  exc: 'exception',
+  ptr: 'pointer',
+  len: 'length',
+  lib: 'library',
+  util: 'utility',
+  utils: 'utilities',
+  perf: 'performance',
+  proc: 'process',
+  tx: 'transaction',
+  txn: 'transaction',
+  sess: 'session',
+  tmpl: 'template',
+  tpl: 'template',
+  dep: 'dependency',
+  deps: 'dependencies',
+});

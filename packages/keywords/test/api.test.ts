@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import * as api from '../src/index.js';
+
+describe('public API', () => {
+  it('exports exactly the documented values', () => {
+    expect(Object.keys(api).sort()).toEqual(
+      [
+        'extractKeywordSet',
+        'primaryKeywords',
+        'allKeywords',
+        'isKeywordSetEmpty',
+        'extractPathTerms',
+        'buildFtsQuery',
+        'decomposeCompounds',
+        'normalizeKeywords',
+        'isVocabWorthy',
+        'keywordClusterId',
+        'splitIdentifier',
+        'isCompoundIdentifier',
+        'DEFAULT_KEYWORD_OPTIONS',
+        'DEFAULT_PATH_TERM_OPTIONS',
+        'DEFAULT_FTS_QUERY_OPTIONS',
+        'DEFAULT_DECOMPOSE_OPTIONS',
+        'DEFAULT_NORMALIZE_OPTIONS',
+        'DEFAULT_VOCAB_OPTIONS',
+        'DEFAULT_KEYWORD_CLUSTER_OPTIONS',
+        'STOP_WORDS',
+        'ENGLISH_STOP_WORDS',
+        'PROGRAMMING_STOP_WORDS',
+        'ACTION_STOP_WORDS',
+        'FILLER_WORDS',
+        'ACTION_VERBS',
+        'ABBREVIATIONS',
+        'PATH_STOP_WORDS',
+        'PROSE_ABBREVIATIONS',
+        'FILE_EXTENSIONS',
+        'IDENTIFIER_ATOMS',
+      ].sort(),
+    );
+  });
+});
