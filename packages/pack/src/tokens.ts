@@ -112,6 +112,7 @@ export function formatScale(options: CostOptions = {}): number {
  * Estimated tokens of a symbol or a text.
  *
  * - A text is counted as is (no format scale): it already is what will be sent.
+ * - A symbol with a `cost` callback: its answer, as is.
  * - A symbol with a `render` callback: the rendered text is counted.
  * - A symbol without: its canonical line (`qualifiedName kind signature`) is counted and
  *   scaled by `FORMAT_COST_SCALE[format]` (overridable with `formatScale`).
@@ -129,6 +130,7 @@ export function formatScale(options: CostOptions = {}): number {
 export function estimateTokens(input: string | RankedSymbol, options: CostOptions = {}): number {
   const tokenizer = options.tokenizer ?? heuristic;
   if (typeof input === 'string') return checkCount(tokenizer.count(input));
+  if (options.cost) return Math.max(1, checkCount(options.cost(input)));
   if (options.render) return Math.max(1, checkCount(tokenizer.count(options.render(input))));
   const scale = formatScale(options);
   return Math.max(1, Math.round(checkCount(tokenizer.count(canonicalLine(input.node))) * scale));
@@ -142,6 +144,6 @@ function checkCount(count: number): number {
 /** A cost function for lines that are not whole symbols (references, edges), on the same scale. */
 export function lineCost(options: CostOptions = {}): (text: string) => number {
   const tokenizer = options.tokenizer ?? heuristic;
-  const scale = options.render ? 1 : formatScale(options);
+  const scale = options.render || options.cost ? 1 : formatScale(options);
   return (text) => Math.max(1, Math.round(checkCount(tokenizer.count(text)) * scale));
 }

@@ -23,6 +23,11 @@ export interface CostOptions {
    * counted and scaled by the format's entry in `formatScale`.
    */
   readonly render?: (symbol: RankedSymbol) => string;
+  /**
+   * The exact cost of a symbol in tokens, when the caller already knows it (a formatter's
+   * `symbolCost`). Wins over `render` and the estimate; no format scale applies.
+   */
+  readonly cost?: (symbol: RankedSymbol) => number;
   /** Per-format overrides of `FORMAT_COST_SCALE`. */
   readonly formatScale?: Readonly<Record<string, number>>;
 }

@@ -28,6 +28,12 @@ describe('estimateTokens', () => {
     expect(() => formatScale({ format: 'xml', formatScale: { xml: 0 } })).toThrow(/scale/);
   });
 
+  it('uses an exact cost callback over a renderer and the estimate', () => {
+    const render = (): string => 'x'.repeat(400);
+    expect(estimateTokens(login, { format: 'gcf', render, cost: () => 7 })).toBe(7);
+    expect(estimateTokens(login, { cost: () => 0 })).toBe(1);
+  });
+
   it('counts the rendered line, unscaled, when a renderer is given', () => {
     const render = (s: typeof login) => `fn ${s.node.name}`; // 14 characters
     expect(estimateTokens(login, { format: 'gcf', render })).toBe(3);
