@@ -32,6 +32,7 @@ export const RANK_COMPONENTS = Object.freeze({
   session: 'session',
   hubDamping: 'hub_damping',
   testPenalty: 'test_penalty',
+  kindPrior: 'kind_prior',
   forced: 'forced',
 } as const);
 

@@ -154,6 +154,7 @@ export function scoreInput(input: RankInput, scoring: ScoringContext): ScoredInp
     [C.session]: sessionContribution(input.sessionBoost, o.session),
     [C.hubDamping]: 0,
     [C.testPenalty]: 0,
+    [C.kindPrior]: 0,
     [C.forced]: 0,
   };
   let score = 0;
@@ -173,8 +174,16 @@ export function scoreInput(input: RankInput, scoring: ScoringContext): ScoredInp
     score += delta;
   }
 
+  const kindMultiplier = Object.hasOwn(o.kindWeights, input.node.kind) ? o.kindWeights[input.node.kind]! : 1;
+  if (kindMultiplier !== 1) {
+    const delta = penaltyDelta(score, kindMultiplier);
+    components[C.kindPrior] = delta;
+    score += delta;
+  }
+
   const factors: Record<string, number> = {
     rwr: input.rwr,
+    kind_multiplier: kindMultiplier,
     caller_proxy: proxy,
     max_caller_proxy: scoring.maxCallerProxy,
     blast_radius: blast,

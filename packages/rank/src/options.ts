@@ -103,6 +103,7 @@ export const DEFAULT_RANKING_OPTIONS: RankingOptions = deepFreeze({
   binaryDistance: true,
   hubDampingThreshold: 0,
   testPenalty: 0.15,
+  kindWeights: { field: 0.6, variable: 0.6, constant: 0.8, property: 0.8 },
   testTaskWords: DEFAULT_TEST_TASK_WORDS,
   isTestSymbol: defaultIsTestSymbol,
   forcedMargin: 0.1,
@@ -159,6 +160,7 @@ function validateRankingOptions(o: RankingOptions): void {
   if (typeof o.binaryDistance !== 'boolean') throw invalid('ranking option binaryDistance must be a boolean');
   checkNumber('hubDampingThreshold', o.hubDampingThreshold, 0);
   checkNumber('testPenalty', o.testPenalty, 0, 1);
+  for (const [key, value] of Object.entries(o.kindWeights)) checkNumber(`kindWeights.${key}`, value, 0);
   if (!Array.isArray(o.testTaskWords)) throw invalid('ranking option testTaskWords must be an array of words');
   if (typeof o.isTestSymbol !== 'function') throw invalid('ranking option isTestSymbol must be a function');
   checkNumber('forcedMargin', o.forcedMargin, 0);
@@ -190,6 +192,9 @@ function isPlainGroup(value: unknown): value is Record<string, unknown> {
  * options.hitsWeights.confidence; // 0.2 (kept from the defaults)
  * ```
  */
+/** Options that are open maps (any key): an override replaces them whole instead of merging. */
+const OPEN_MAPS: ReadonlySet<string> = new Set(['kindWeights']);
+
 export function resolveRankingOptions(
   overrides: RankingOverrides | undefined,
   base: RankingOptions = DEFAULT_RANKING_OPTIONS,
@@ -201,7 +206,7 @@ export function resolveRankingOptions(
     if (value === undefined) continue;
     if (!(key in base)) throw invalid(`unknown ranking option "${key}"`);
     const current = (base as unknown as Record<string, unknown>)[key];
-    if (isPlainGroup(current) && isPlainGroup(value)) {
+    if (isPlainGroup(current) && isPlainGroup(value) && !OPEN_MAPS.has(key)) {
       for (const inner of Object.keys(value)) {
         if (!(inner in current)) throw invalid(`unknown ranking option "${key}.${inner}"`);
       }

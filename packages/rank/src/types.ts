@@ -252,6 +252,11 @@ export interface RankingOptions {
   readonly hubDampingThreshold: number;
   /** Score multiplier for test symbols unless the task is about tests. @default 0.15 */
   readonly testPenalty: number;
+  /**
+   * Score multiplier per node kind; kinds not listed keep 1. Data members and variables say
+   * less about behaviour than the functions and types that own them. @default field 0.6, variable 0.6, constant 0.8, property 0.8
+   */
+  readonly kindWeights: Readonly<Record<string, number>>;
   /** Words that make a task "about tests" (whole words, case-insensitive). */
   readonly testTaskWords: readonly string[];
   /** Decides whether a symbol is test code. @default `isTestFilePath(node.file)` (path-based) */

@@ -4,6 +4,9 @@ import type { RankInput, RankContext } from '../src/index.js';
 import type { RankedSymbol } from '@knowing/graph';
 import { fixtureNode } from '../src/testing.js';
 
+/** The golden values below pin the seeds' formula; the kind prior is tested on its own. */
+const NO_PRIOR = { kindWeights: {} };
+
 const NOW = 1_700_000_000_000;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -70,7 +73,7 @@ const E: RankInput = {
 const CONTEXT: RankContext = { task: 'add a before-request hook', keywords: ['before_request', 'hook'], now: NOW };
 
 describe('default ranker, base mode (no HITS)', () => {
-  const ranker = createDefaultRanker();
+  const ranker = createDefaultRanker(NO_PRIOR);
   const ranked = ranker.rank([E, D, C, B, A], CONTEXT);
   const s = byName(ranked);
 
@@ -127,13 +130,13 @@ describe('default ranker, base mode (no HITS)', () => {
   });
 
   it('uses real hops when binary distance is off', () => {
-    const real = createDefaultRanker({ binaryDistance: false }).rank([A, D], { ...CONTEXT, aboutTests: true });
+    const real = createDefaultRanker({ ...NO_PRIOR, binaryDistance: false }).rank([A, D], { ...CONTEXT, aboutTests: true });
     // D at 2 hops: 0.15/3 instead of 0.15/2.
     near(real.find((r) => r.node.name === 'test_hook_order')!.components['distance'], 0.05);
   });
 
   it('counts raw RWR only when the relevance weight is set', () => {
-    const ranked2 = createDefaultRanker({ weights: { relevance: 0.5 } }).rank([A, C], CONTEXT);
+    const ranked2 = createDefaultRanker({ ...NO_PRIOR, weights: { relevance: 0.5 } }).rank([A, C], CONTEXT);
     near(ranked2.find((r) => r.node.name === 'push')!.components['relevance'], 0.3);
     expect(s.get('push')!.components['relevance']).toBe(0);
   });
@@ -147,7 +150,7 @@ describe('default ranker, HITS mode', () => {
     { ...D, authority: 0.2 }, // non-seed at the threshold (not above): nothing
     E, // no HITS scores: nothing
   ];
-  const ranked = createDefaultRanker().rank(inputs, CONTEXT);
+  const ranked = createDefaultRanker(NO_PRIOR).rank(inputs, CONTEXT);
   const s = byName(ranked);
 
   it('switches to the HITS weights when hub/authority scores are present', () => {
@@ -175,14 +178,14 @@ describe('default ranker, HITS mode', () => {
   });
 
   it('can be asked for HITS mode without scores (all adjustments 0)', () => {
-    const hits = createDefaultRanker().rank([A, B, C, D, E], { ...CONTEXT, mode: 'hits' });
+    const hits = createDefaultRanker(NO_PRIOR).rank([A, B, C, D, E], { ...CONTEXT, mode: 'hits' });
     near(hits.find((r) => r.node.name === 'before_request')!.score, 0.72);
   });
 });
 
 describe('blast radius', () => {
   it('uses caller counts when given, normalised by the maximum of the set', () => {
-    const ranked = createDefaultRanker().rank(
+    const ranked = createDefaultRanker(NO_PRIOR).rank(
       [
         { ...E, callerCount: 4, lastObserved: undefined, lastModified: undefined },
         { ...C, callerCount: 12, feedback: undefined, lastModified: undefined },
@@ -194,7 +197,7 @@ describe('blast radius', () => {
   });
 
   it('contributes nothing when no candidate has callers', () => {
-    const ranked = createDefaultRanker().rank([{ ...E, rwr: 0 }], CONTEXT);
+    const ranked = createDefaultRanker(NO_PRIOR).rank([{ ...E, rwr: 0 }], CONTEXT);
     expect(ranked[0]!.components['blast_radius']).toBe(0);
   });
 });
@@ -202,9 +205,9 @@ describe('blast radius', () => {
 describe('hub damping (off by default)', () => {
   it('divides by √(inDegree/threshold) above the threshold', () => {
     const input: RankInput = { ...E, inDegree: 400, lastObserved: undefined, lastModified: undefined };
-    const plain = createDefaultRanker().rank([input], CONTEXT)[0]!;
+    const plain = createDefaultRanker(NO_PRIOR).rank([input], CONTEXT)[0]!;
     expect(plain.components['hub_damping']).toBe(0);
-    const damped = createDefaultRanker({ hubDampingThreshold: 100 }).rank([input], CONTEXT)[0]!;
+    const damped = createDefaultRanker({ ...NO_PRIOR, hubDampingThreshold: 100 }).rank([input], CONTEXT)[0]!;
     near(damped.score, plain.score / 2);
     near(damped.components['hub_damping'], -plain.score / 2);
   });
@@ -212,10 +215,31 @@ describe('hub damping (off by default)', () => {
 
 describe('per-call option overrides', () => {
   it('merge over the ranker options for one call only', () => {
-    const ranker = createDefaultRanker();
+    const ranker = createDefaultRanker(NO_PRIOR);
     const tweaked = ranker.rank([A], { ...CONTEXT, options: { weights: { confidence: 0 } } });
     near(tweaked[0]!.score, 0.885 - 0.225);
     near(ranker.rank([A], CONTEXT)[0]!.score, 0.885);
     expect(DEFAULT_RANKING_OPTIONS.weights.confidence).toBe(0.25);
+  });
+});
+
+describe('kind prior', () => {
+  it('multiplies data members and variables by their kind weight and leaves callables alone', () => {
+    const method = { node: fixtureNode('src/a.py', 'Store.put', { kind: 'method' }), rwr: 0.5, distance: 1, isSeed: false } as const;
+    const field = { node: fixtureNode('src/a.py', 'Store.items', { kind: 'field' }), rwr: 0.5, distance: 1, isSeed: false } as const;
+    const [plainMethod, plainField] = ['put', 'items'].map((n) => createDefaultRanker(NO_PRIOR).rank([method, field], CONTEXT).find((s) => s.node.name === n)!);
+    const ranked = createDefaultRanker({ kindWeights: { field: 0.5 } }).rank([method, field], CONTEXT);
+    const m = ranked.find((s) => s.node.name === 'put')!;
+    const f = ranked.find((s) => s.node.name === 'items')!;
+    near(m.score, plainMethod!.score);
+    near(f.score, plainField!.score * 0.5);
+    near(f.components.kind_prior, -plainField!.score * 0.5);
+  });
+
+  it('treats kinds named like Object.prototype members as unlisted', () => {
+    const ctor = { node: fixtureNode('src/a.py', 'Store.__init__', { kind: 'constructor' }), rwr: 0.5, distance: 1, isSeed: false } as const;
+    const [ranked] = createDefaultRanker().rank([ctor], CONTEXT);
+    expect(Number.isFinite(ranked!.score)).toBe(true);
+    expect(ranked!.components.kind_prior).toBe(0);
   });
 });

@@ -1,0 +1,4 @@
+export { createSqliteStore } from './store.js';
+export { SQLITE_STORE_DEFAULTS, DEFAULT_COLUMN_WEIGHTS } from './defaults.js';
+export { SCHEMA_VERSION } from './migrations.js';
+export type { SqliteStoreOptions, SqliteExtras, SqliteGraphStore } from './types.js';

@@ -1,0 +1,622 @@
+import {
+  ErrorCode,
+  merkleRoot,
+  type EdgeQueryOptions,
+  type FeedbackRecord,
+  type FeedbackTally,
+  type FindByNameOptions,
+  type GraphCounts,
+  type GraphEdge,
+  type GraphNode,
+  type Note,
+  type NodeId,
+  type NodeKind,
+  type RepoInfo,
+  type Snapshot,
+  type TextColumn,
+  type TextHit,
+  type TextSearchOptions,
+  type VocabAssociation,
+  type WriteBatch,
+  type WriteResult,
+} from '@knowing/graph';
+import { DEFAULT_COLUMN_WEIGHTS, SQLITE_STORE_DEFAULTS, TEXT_COLUMNS } from './defaults.js';
+import { isBusy, storeError, translateError, type ErrorContext } from './errors.js';
+import { openDatabase, type OpenSettings } from './open.js';
+import {
+  EDGE_COLUMNS,
+  NODE_COLUMNS,
+  asciiLower,
+  prefixUpperBound,
+  toEdge,
+  toFile,
+  toNode,
+  type EdgeRow,
+  type FileRow,
+  type NodeRow,
+} from './rows.js';
+import type { SqliteGraphStore, SqliteStoreOptions } from './types.js';
+import { validateBatch } from './validate.js';
+import { createBatchWriter, toSnapshot, type BatchWriter, type SnapshotRow } from './write.js';
+
+/** Rows fetched per step by allNodes/allEdges. */
+const PAGE_SIZE = 2000;
+const DEFAULT_NAME_LIMIT = 100;
+const DEFAULT_SEARCH_LIMIT = 30;
+/** SQLite reads a negative LIMIT as "no limit". */
+const NO_LIMIT = -1;
+
+function resolveOptions(options: SqliteStoreOptions): OpenSettings & { columnWeights: Record<TextColumn, number> } {
+  const fail = (what: string): never => {
+    throw storeError(ErrorCode.InvalidArgument, `createSqliteStore: ${what}`, 'see SqliteStoreOptions for valid values');
+  };
+  if (typeof options !== 'object' || options === null) fail('options must be an object with a path');
+  if (typeof options.path !== 'string' || options.path.length === 0) fail('path must be a non-empty string');
+  const readonly = options.readonly ?? SQLITE_STORE_DEFAULTS.readonly;
+  if (readonly && options.path === ':memory:') fail('a read-only in-memory store would always be empty; pass a file path');
+  const count = (value: number | undefined, fallback: number, name: string): number => {
+    const v = value ?? fallback;
+    if (!Number.isInteger(v) || v < 0) fail(`${name} must be a non-negative integer, got ${String(v)}`);
+    return v;
+  };
+  return {
+    path: options.path,
+    readonly,
+    busyTimeoutMs: count(options.busyTimeoutMs, SQLITE_STORE_DEFAULTS.busyTimeoutMs, 'busyTimeoutMs'),
+    cacheSizeKib: count(options.cacheSizeKib, SQLITE_STORE_DEFAULTS.cacheSizeKib, 'cacheSizeKib'),
+    mmapSizeBytes: count(options.mmapSizeBytes, SQLITE_STORE_DEFAULTS.mmapSizeBytes, 'mmapSizeBytes'),
+    columnWeights: mergeWeights(DEFAULT_COLUMN_WEIGHTS, options.columnWeights, 'createSqliteStore: columnWeights'),
+  };
+}
+
+function mergeWeights(
+  base: Readonly<Record<TextColumn, number>>,
+  override: Readonly<Partial<Record<TextColumn, number>>> | undefined,
+  where: string,
+): Record<TextColumn, number> {
+  const merged = { ...base };
+  if (override === undefined) return merged;
+  for (const [column, weight] of Object.entries(override)) {
+    if (!TEXT_COLUMNS.includes(column as TextColumn)) {
+      throw storeError(ErrorCode.InvalidArgument, `${where}: unknown column '${column}'`, `use one of ${TEXT_COLUMNS.join(', ')}`);
+    }
+    if (weight === undefined) continue;
+    if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) {
+      throw storeError(ErrorCode.InvalidArgument, `${where}: weight of '${column}' must be a finite number ≥ 0, got ${String(weight)}`);
+    }
+    merged[column as TextColumn] = weight;
+  }
+  return merged;
+}
+
+function limitOf(limit: number | undefined, fallback: number, where: string): number {
+  if (limit === undefined) return fallback;
+  if (!Number.isInteger(limit) || limit < 0) {
+    throw storeError(ErrorCode.InvalidArgument, `${where}: limit must be a non-negative integer, got ${String(limit)}`);
+  }
+  return limit;
+}
+
+/** Filters that take a list are bound as one JSON array (json_each), so statements stay prepared. */
+function jsonList(values: readonly string[] | undefined): string | null {
+  return values === undefined ? null : JSON.stringify(values);
+}
+
+/**
+ * Open the embedded SQLite store of one repository: creates the file (and its directory)
+ * when missing, migrates older knowing schemas, and refuses files it cannot safely use with
+ * a {@link KnowingError} (`STORE_NOT_A_DATABASE`, `STORE_SCHEMA_TOO_NEW`, `STORE_READ_ONLY`,
+ * `STORE_LOCKED`, `PATH_NOT_FOUND`, `NO_INDEX`).
+ *
+ * @example
+ * ```ts
+ * import { createSqliteStore } from '@knowing/store-sqlite';
+ *
+ * const store = await createSqliteStore({ path: '.knowing/graph.db' });
+ * await store.applyBatch({ files: [{ file, nodes, edges }] });
+ * const hits = await store.search('name:"before_request" OR config', { limit: 10 });
+ * await store.close();
+ * ```
+ */
+export async function createSqliteStore(options: SqliteStoreOptions): Promise<SqliteGraphStore> {
+  const settings = resolveOptions(options);
+  const opened = await openDatabase(settings);
+  const { db, kysely, path, schemaVersion } = opened;
+  const ctx: ErrorContext = { path, busyTimeoutMs: settings.busyTimeoutMs };
+  const readonly = settings.readonly;
+  let closed = false;
+
+  let writer: BatchWriter | undefined;
+  let st: ReturnType<typeof prepareReaders>;
+  try {
+    st = prepareReaders();
+    if (!readonly) writer = createBatchWriter(db, path);
+  } catch (error) {
+    db.close();
+    throw translateError(error, ctx, 'preparing statements');
+  }
+
+  function prepareReaders() {
+    return {
+      repo: db.prepare('SELECT id, root, commit_sha, indexed_at FROM repos WHERE slot = 1'),
+      nodeById: db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.id = ?`),
+      nodesByIds: db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.id IN (SELECT value FROM json_each(?))`),
+      byName: {
+        exact: db.prepare(
+          `SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.name_lower = @lower AND n.name = @name
+             AND (@external = 1 OR n.external = 0) AND (@kinds IS NULL OR n.kind IN (SELECT value FROM json_each(@kinds)))
+           ORDER BY n.external, n.file, n.start_line, n.seq LIMIT @limit`,
+        ),
+        exact_ci: db.prepare(
+          `SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.name_lower = @lower
+             AND (@external = 1 OR n.external = 0) AND (@kinds IS NULL OR n.kind IN (SELECT value FROM json_each(@kinds)))
+           ORDER BY n.external, n.file, n.start_line, n.seq LIMIT @limit`,
+        ),
+        prefix: db.prepare(
+          `SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.name_lower >= @lower AND n.name_lower < @upper
+             AND (@external = 1 OR n.external = 0) AND (@kinds IS NULL OR n.kind IN (SELECT value FROM json_each(@kinds)))
+           ORDER BY length(n.name), n.name_lower, n.file, n.start_line, n.seq LIMIT @limit`,
+        ),
+        // No index can serve a substring; the planner scans the small name_lower index
+        // (covering) rather than the table.
+        substring: db.prepare(
+          `SELECT ${NODE_COLUMNS} FROM nodes n WHERE instr(n.name_lower, @lower) > 0
+             AND (@external = 1 OR n.external = 0) AND (@kinds IS NULL OR n.kind IN (SELECT value FROM json_each(@kinds)))
+           ORDER BY length(n.name), n.name_lower, n.file, n.start_line, n.seq LIMIT @limit`,
+        ),
+      },
+      byQualifiedName: db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.qualified_name = ? ORDER BY n.seq`),
+      inFile: db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.file = ? ORDER BY n.start_line, n.seq`),
+      underPath: db.prepare(
+        `SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.file >= @lower AND n.file < @upper AND n.external = 0
+           AND (@kinds IS NULL OR n.kind IN (SELECT value FROM json_each(@kinds)))
+         ORDER BY n.file, n.start_line, n.seq LIMIT @limit`,
+      ),
+      edgesFrom: db.prepare(
+        `SELECT ${EDGE_COLUMNS} FROM nodes s JOIN edges e ON e.src = s.seq JOIN nodes t ON t.seq = e.dst
+         WHERE s.id = @id AND (@types IS NULL OR e.type IN (SELECT value FROM json_each(@types)))
+         ORDER BY e.type, e.dst LIMIT @limit`,
+      ),
+      edgesTo: db.prepare(
+        `SELECT ${EDGE_COLUMNS} FROM nodes t JOIN edges e ON e.dst = t.seq JOIN nodes s ON s.seq = e.src
+         WHERE t.id = @id AND (@types IS NULL OR e.type IN (SELECT value FROM json_each(@types)))
+         ORDER BY e.type, e.src LIMIT @limit`,
+      ),
+      file: db.prepare('SELECT path, language, content_hash, size_bytes, indexed_at, syntax_errors FROM files WHERE path = ?'),
+      nodesPage: db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.seq > ? ORDER BY n.seq LIMIT ?`),
+      edgesPage: db.prepare(
+        `SELECT e.src, e.dst, ${EDGE_COLUMNS} FROM edges e JOIN nodes s ON s.seq = e.src JOIN nodes t ON t.seq = e.dst
+         WHERE (e.src, e.type, e.dst) > (?, ?, ?) ORDER BY e.src, e.type, e.dst LIMIT ?`,
+      ),
+      // Rank inside the FTS table and join only the top rows: joining every match to nodes
+      // first costs a row fetch per match, thousands for a common term.
+      search: db.prepare(
+        `SELECT ${NODE_COLUMNS}, r.rank FROM (
+           SELECT rowid, bm25(nodes_fts, @w0, @w1, @w2, @w3, @w4, @w5) AS rank
+           FROM nodes_fts WHERE nodes_fts MATCH @query ORDER BY rank LIMIT @limit
+         ) r JOIN nodes n ON n.seq = r.rowid ORDER BY r.rank`,
+      ),
+      // With a kind filter the filter must apply before the limit, so every match is joined.
+      searchKinds: db.prepare(
+        `SELECT ${NODE_COLUMNS}, bm25(nodes_fts, @w0, @w1, @w2, @w3, @w4, @w5) AS rank
+         FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid
+         WHERE nodes_fts MATCH @query AND n.kind IN (SELECT value FROM json_each(@kinds))
+         ORDER BY rank LIMIT @limit`,
+      ),
+      noteGet: db.prepare('SELECT key, kind, value, snapshot, updated_at FROM notes WHERE key = ?'),
+      notePut: db.prepare(
+        `INSERT INTO notes (key, kind, value, snapshot, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET kind = excluded.kind, value = excluded.value, snapshot = excluded.snapshot, updated_at = excluded.updated_at`,
+      ),
+      noteDelete: db.prepare('DELETE FROM notes WHERE key = ?'),
+      notesDelete: db.prepare(
+        `DELETE FROM notes WHERE (@kind IS NULL OR kind = @kind) AND (@lower IS NULL OR (key >= @lower AND key < @upper))`,
+      ),
+      feedbackInsert: db.prepare(
+        `INSERT INTO feedback (symbol, useful, session, neighborhood_root, keyword_cluster, at) VALUES (?, ?, ?, ?, ?, ?)`,
+      ),
+      feedbackTally: db.prepare(
+        `SELECT symbol, neighborhood_root AS root, sum(useful) AS useful, count(*) AS total FROM feedback
+         WHERE symbol IN (SELECT value FROM json_each(@symbols)) AND (@cluster IS NULL OR keyword_cluster = @cluster)
+         GROUP BY symbol, neighborhood_root`,
+      ),
+      vocabUpsert: db.prepare(
+        `INSERT INTO vocab (keyword, symbol, symbol_name, count, cluster, package_root, last_seen) VALUES (?, ?, ?, 1, ?, ?, ?)
+         ON CONFLICT (keyword, symbol) DO UPDATE SET count = count + 1, symbol_name = excluded.symbol_name,
+           cluster = coalesce(excluded.cluster, cluster), package_root = coalesce(excluded.package_root, package_root),
+           last_seen = excluded.last_seen`,
+      ),
+      vocabFor: db.prepare(
+        `SELECT keyword, symbol, symbol_name, count, cluster, package_root FROM vocab
+         WHERE keyword IN (SELECT value FROM json_each(@keywords)) AND count >= @minCount AND (@cluster IS NULL OR cluster = @cluster)
+         ORDER BY count DESC, keyword, symbol`,
+      ),
+      snapshotLatest: db.prepare(
+        'SELECT generation, id, root, created_at, node_count, edge_count FROM snapshots ORDER BY generation DESC LIMIT 1',
+      ),
+      packageRootsOf: db.prepare('SELECT root FROM merkle_packages WHERE package IN (SELECT value FROM json_each(?))').pluck(),
+      fileHashes: db.prepare('SELECT path, content_hash FROM files').raw(),
+    };
+  }
+
+  /** Every public method runs through here: closed check, then driver errors → KnowingError. */
+  function run<T>(action: string, fn: () => T): Promise<T> {
+    try {
+      if (closed) {
+        throw storeError(ErrorCode.StoreClosed, `${path}: ${action} after the store was closed`, 'open a new store with createSqliteStore()');
+      }
+      return Promise.resolve(fn());
+    } catch (error) {
+      return Promise.reject(translateError(error, ctx, action));
+    }
+  }
+
+  async function runAsync<T>(action: string, fn: () => Promise<T>): Promise<T> {
+    if (closed) {
+      throw storeError(ErrorCode.StoreClosed, `${path}: ${action} after the store was closed`, 'open a new store with createSqliteStore()');
+    }
+    try {
+      return await fn();
+    } catch (error) {
+      throw translateError(error, ctx, action);
+    }
+  }
+
+  function writable(action: string): BatchWriter {
+    if (writer === undefined) {
+      throw storeError(ErrorCode.ReadOnly, `${path} was opened read-only; cannot ${action}`, 'open the store without readonly: true to write');
+    }
+    return writer;
+  }
+
+  function nodes(rows: unknown[]): GraphNode[] {
+    return (rows as NodeRow[]).map(toNode);
+  }
+
+  function edges(rows: unknown[]): GraphEdge[] {
+    return (rows as EdgeRow[]).map(toEdge);
+  }
+
+  function edgeQuery(which: 'edgesFrom' | 'edgesTo', id: NodeId, options: EdgeQueryOptions | undefined): GraphEdge[] {
+    return edges(
+      st[which].all({
+        id,
+        types: jsonList(options?.types),
+        limit: limitOf(options?.limit, NO_LIMIT, which),
+      }),
+    );
+  }
+
+  const store: SqliteGraphStore = {
+    path,
+    schemaVersion,
+    readonly,
+
+    repo: () =>
+      run('repo', (): RepoInfo | null => {
+        const row = st.repo.get() as { id: string; root: string; commit_sha: string | null; indexed_at: number | null } | undefined;
+        return row === undefined ? null : { id: row.id, root: row.root, commit: row.commit_sha, indexedAt: row.indexed_at };
+      }),
+
+    getNode: (id) =>
+      run('getNode', () => {
+        const row = st.nodeById.get(id) as NodeRow | undefined;
+        return row === undefined ? undefined : toNode(row);
+      }),
+
+    getNodes: (ids) =>
+      run('getNodes', () => {
+        if (ids.length === 0) return [];
+        const byId = new Map<string, GraphNode>();
+        for (const node of nodes(st.nodesByIds.all(JSON.stringify(ids)))) byId.set(node.id, node);
+        const out: GraphNode[] = [];
+        for (const id of ids) {
+          const node = byId.get(id);
+          if (node !== undefined) out.push(node);
+        }
+        return out;
+      }),
+
+    findNodesByName: (name, options?: FindByNameOptions) =>
+      run('findNodesByName', () => {
+        const match = options?.match ?? 'exact';
+        const statement = st.byName[match];
+        if (statement === undefined) {
+          throw storeError(ErrorCode.InvalidArgument, `${path}: findNodesByName: unknown match '${String(match)}'`, 'use exact, exact_ci, prefix or substring');
+        }
+        const lower = asciiLower(name);
+        return nodes(
+          statement.all({
+            name,
+            lower,
+            ...(match === 'prefix' ? { upper: prefixUpperBound(lower) } : {}),
+            external: options?.includeExternal === true ? 1 : 0,
+            kinds: jsonList(options?.kinds),
+            limit: limitOf(options?.limit, DEFAULT_NAME_LIMIT, 'findNodesByName'),
+          }),
+        );
+      }),
+
+    findNodesByQualifiedName: (qualifiedName) => run('findNodesByQualifiedName', () => nodes(st.byQualifiedName.all(qualifiedName))),
+
+    nodesInFile: (file) => run('nodesInFile', () => (file === '' ? [] : nodes(st.inFile.all(file)))),
+
+    nodesUnderPath: (prefix, options?: { readonly kinds?: readonly NodeKind[]; readonly limit?: number }) =>
+      run('nodesUnderPath', () =>
+        nodes(
+          st.underPath.all({
+            lower: prefix,
+            upper: prefixUpperBound(prefix),
+            kinds: jsonList(options?.kinds),
+            limit: limitOf(options?.limit, NO_LIMIT, 'nodesUnderPath'),
+          }),
+        ),
+      ),
+
+    edgesFrom: (id, options) => run('edgesFrom', () => edgeQuery('edgesFrom', id, options)),
+    edgesTo: (id, options) => run('edgesTo', () => edgeQuery('edgesTo', id, options)),
+
+    getFile: (file) =>
+      run('getFile', () => {
+        const row = st.file.get(file) as FileRow | undefined;
+        return row === undefined ? undefined : toFile(row);
+      }),
+
+    listFiles: () =>
+      runAsync('listFiles', async () => {
+        const rows = await kysely.selectFrom('files').selectAll().orderBy('path').execute();
+        return rows.map(toFile);
+      }),
+
+    counts: () =>
+      runAsync('counts', async (): Promise<GraphCounts> => {
+        const byKind = await kysely
+          .selectFrom('nodes')
+          .select(['kind', 'language', (eb) => eb.fn.countAll<number>().as('n')])
+          .groupBy(['kind', 'language'])
+          .execute();
+        const byType = await kysely
+          .selectFrom('edges')
+          .select(['type', (eb) => eb.fn.countAll<number>().as('n')])
+          .groupBy('type')
+          .execute();
+        const files = await kysely.selectFrom('files').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        const nodesByKind: Record<string, number> = {};
+        const nodesByLanguage: Record<string, number> = {};
+        let nodeTotal = 0;
+        for (const row of byKind) {
+          const n = Number(row.n);
+          nodeTotal += n;
+          // Own-property reads: a kind named `constructor` must not find Object.prototype's.
+          nodesByKind[row.kind] = (Object.hasOwn(nodesByKind, row.kind) ? nodesByKind[row.kind]! : 0) + n;
+          // Placeholders have no language; they are counted under their kind only.
+          if (row.language !== '') {
+            nodesByLanguage[row.language] = (Object.hasOwn(nodesByLanguage, row.language) ? nodesByLanguage[row.language]! : 0) + n;
+          }
+        }
+        const edgesByType: Record<string, number> = {};
+        let edgeTotal = 0;
+        for (const row of byType) {
+          edgesByType[row.type] = Number(row.n);
+          edgeTotal += Number(row.n);
+        }
+        return { nodes: nodeTotal, edges: edgeTotal, files: Number(files.n), nodesByKind, nodesByLanguage, edgesByType };
+      }),
+
+    allNodes: () => ({
+      // Pages by primary key instead of holding one statement open: better-sqlite3 refuses
+      // writes on a connection while an iterator is open, and a consumer may well await a
+      // write (a note, a batch) between two nodes. Memory stays bounded by the page size.
+      async *[Symbol.asyncIterator]() {
+        let after = 0;
+        for (;;) {
+          const page = await run('allNodes', () => st.nodesPage.all(after, PAGE_SIZE) as NodeRow[]);
+          for (const row of page) yield toNode(row);
+          if (page.length < PAGE_SIZE) return;
+          after = page[page.length - 1]!.seq;
+        }
+      },
+    }),
+
+    allEdges: () => ({
+      async *[Symbol.asyncIterator]() {
+        let cursor: [number, string, number] = [0, '', 0];
+        for (;;) {
+          const page = await run(
+            'allEdges',
+            () => st.edgesPage.all(cursor[0], cursor[1], cursor[2], PAGE_SIZE) as (EdgeRow & { src: number; dst: number })[],
+          );
+          for (const row of page) yield toEdge(row);
+          if (page.length < PAGE_SIZE) return;
+          const last = page[page.length - 1]!;
+          cursor = [last.src, last.type, last.dst];
+        }
+      },
+    }),
+
+    applyBatch: (batch: WriteBatch) =>
+      run('applyBatch', (): WriteResult => {
+        const w = writable('apply a batch');
+        validateBatch(batch, path);
+        return w.apply(batch);
+      }),
+
+    search: (query: string, options?: TextSearchOptions) =>
+      run('search', (): TextHit[] => {
+        if (typeof query !== 'string') throw storeError(ErrorCode.InvalidArgument, `${path}: search query must be a string`);
+        if (query.trim() === '') return [];
+        const weights = mergeWeights(settings.columnWeights, options?.columnWeights, `${path}: search columnWeights`);
+        const kinds = jsonList(options?.kinds);
+        const params = {
+          query,
+          ...(kinds === null ? {} : { kinds }),
+          limit: limitOf(options?.limit, DEFAULT_SEARCH_LIMIT, 'search'),
+          w0: weights.name,
+          w1: weights.concepts,
+          w2: weights.path,
+          w3: weights.qualified_name,
+          w4: weights.doc,
+          w5: weights.signature,
+        };
+        let rows: (NodeRow & { rank: number })[];
+        try {
+          rows = (kinds === null ? st.search : st.searchKinds).all(params) as (NodeRow & { rank: number })[];
+        } catch (error) {
+          if (isBusy(error)) throw error;
+          // The query text is FTS5 syntax written by a caller; whatever SQLite rejects
+          // about it (syntax, unknown column) is the caller's argument, not a store fault.
+          const detail = error instanceof Error ? error.message : String(error);
+          throw storeError(
+            ErrorCode.InvalidArgument,
+            `${path}: malformed full-text query ${JSON.stringify(query)}: ${detail}`,
+            `quote terms with special characters ("like:this") and use only the columns ${TEXT_COLUMNS.join(', ')}`,
+            error,
+          );
+        }
+        // bm25() is lower-is-better; the contract wants higher-is-better.
+        return rows.map((row) => ({ node: toNode(row), score: -row.rank }));
+      }),
+
+    getNote: (key) =>
+      run('getNote', (): Note | undefined => {
+        const row = st.noteGet.get(key) as
+          | { key: string; kind: string; value: Buffer; snapshot: string | null; updated_at: number }
+          | undefined;
+        if (row === undefined) return undefined;
+        // A plain Uint8Array view: callers compare and serialise it like any other bytes.
+        const value = new Uint8Array(row.value.buffer, row.value.byteOffset, row.value.byteLength);
+        return { key: row.key, kind: row.kind, value, snapshot: row.snapshot, updatedAt: row.updated_at };
+      }),
+
+    putNote: (key, kind, value, snapshot = null) =>
+      run('putNote', () => {
+        writable('put a note');
+        if (!(value instanceof Uint8Array)) throw storeError(ErrorCode.InvalidArgument, `${path}: note '${key}' value must be a Uint8Array`);
+        st.notePut.run(key, kind, value, snapshot, Date.now());
+      }),
+
+    deleteNote: (key) =>
+      run('deleteNote', () => {
+        writable('delete a note');
+        return st.noteDelete.run(key).changes > 0;
+      }),
+
+    deleteNotes: (filter) =>
+      run('deleteNotes', () => {
+        writable('delete notes');
+        const prefix = filter.keyPrefix;
+        return st.notesDelete.run({
+          kind: filter.kind ?? null,
+          lower: prefix ?? null,
+          upper: prefix === undefined ? null : prefixUpperBound(prefix),
+        }).changes;
+      }),
+
+    recordFeedback: (records: readonly FeedbackRecord[]) =>
+      run('recordFeedback', () => {
+        writable('record feedback');
+        const now = Date.now();
+        const insert = db.transaction((list: readonly FeedbackRecord[]) => {
+          for (const r of list) {
+            if (typeof r.symbol !== 'string' || typeof r.useful !== 'boolean' || typeof r.session !== 'string') {
+              throw storeError(ErrorCode.InvalidArgument, `${path}: feedback needs a string symbol and session and a boolean useful`);
+            }
+            st.feedbackInsert.run(r.symbol, r.useful ? 1 : 0, r.session, r.neighborhoodRoot ?? null, r.keywordCluster ?? null, r.at ?? now);
+          }
+        });
+        insert.immediate(records);
+      }),
+
+    feedbackFor: (symbols, options) =>
+      run('feedbackFor', () => {
+        const out = new Map<NodeId, FeedbackTally>();
+        if (symbols.length === 0) return out;
+        const rows = st.feedbackTally.all({ symbols: JSON.stringify(symbols), cluster: options?.keywordCluster ?? null }) as {
+          symbol: string;
+          root: string | null;
+          useful: number;
+          total: number;
+        }[];
+        for (const row of rows) {
+          // Rows stamped with a neighbourhood root expire once the symbol's neighbourhood changed.
+          const current = options?.currentRoots?.get(row.symbol);
+          if (row.root !== null && current !== undefined && row.root !== current) continue;
+          const prev = out.get(row.symbol) ?? { useful: 0, notUseful: 0 };
+          out.set(row.symbol, { useful: prev.useful + row.useful, notUseful: prev.notUseful + (row.total - row.useful) });
+        }
+        return out;
+      }),
+
+    recordVocab: (entries) =>
+      run('recordVocab', () => {
+        writable('record vocabulary');
+        const now = Date.now();
+        const upsert = db.transaction((list: typeof entries) => {
+          for (const e of list) {
+            if (typeof e.keyword !== 'string' || e.keyword.length === 0 || typeof e.symbol !== 'string') {
+              throw storeError(ErrorCode.InvalidArgument, `${path}: vocabulary entries need a non-empty keyword and a symbol`);
+            }
+            st.vocabUpsert.run(e.keyword, e.symbol, e.symbolName, e.cluster ?? null, e.packageRoot ?? null, now);
+          }
+        });
+        upsert.immediate(entries);
+      }),
+
+    vocabFor: (keywords, options) =>
+      run('vocabFor', (): VocabAssociation[] => {
+        if (keywords.length === 0) return [];
+        const rows = st.vocabFor.all({
+          keywords: JSON.stringify(keywords),
+          minCount: options?.minCount ?? 2,
+          cluster: options?.cluster ?? null,
+        }) as { keyword: string; symbol: string; symbol_name: string; count: number; cluster: string | null; package_root: string | null }[];
+        return rows.map((r) => ({
+          keyword: r.keyword,
+          symbol: r.symbol,
+          symbolName: r.symbol_name,
+          count: r.count,
+          cluster: r.cluster,
+          packageRoot: r.package_root,
+        }));
+      }),
+
+    currentSnapshot: () =>
+      run('currentSnapshot', (): Snapshot | null => {
+        const row = st.snapshotLatest.get() as SnapshotRow | undefined;
+        return row === undefined ? null : toSnapshot(row);
+      }),
+
+    packageRoots: () =>
+      runAsync('packageRoots', async () => {
+        const rows = await kysely.selectFrom('merkle_packages').select(['package', 'root']).execute();
+        return new Map(rows.map((r) => [r.package, r.root]));
+      }),
+
+    subgraphRoot: (packages) =>
+      run('subgraphRoot', () => merkleRoot(st.packageRootsOf.all(JSON.stringify([...new Set(packages)])) as string[])),
+
+    fileHashes: () =>
+      run('fileHashes', () => new Map(st.fileHashes.all() as [string, string][])),
+
+    vacuum: () =>
+      run('vacuum', () => {
+        writable('vacuum');
+        db.exec(`INSERT INTO nodes_fts (nodes_fts) VALUES ('optimize')`);
+        db.exec('VACUUM');
+        db.pragma('wal_checkpoint(TRUNCATE)');
+      }),
+
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      try {
+        // Lets SQLite refresh planner statistics for the tables this connection used.
+        if (!readonly) db.pragma('optimize');
+      } catch {
+        // Best effort: failing to optimise must not keep the file open.
+      }
+      db.close();
+    },
+  };
+  return store;
+}
