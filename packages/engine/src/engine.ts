@@ -1,0 +1,303 @@
+import type { GraphNode, GraphStore, NodeId, RankedSymbol, ContextPack } from '@knowing/graph';
+import { ErrorCode, KnowingError, sha256Hex } from '@knowing/graph';
+import { createClassRegistry, BUILTIN_PLUGINS } from '@knowing/equivalence';
+import type { ClassRegistry, EquivalencePlugin } from '@knowing/equivalence';
+import { allKeywords, isVocabWorthy } from '@knowing/keywords';
+import { createDefaultRanker, createImplicitFeedback, createSessionTracker, wrapRanker } from '@knowing/rank';
+import type { CheckedRanker, RankInput, SessionTracker, ImplicitFeedback } from '@knowing/rank';
+import { normalizeTask, packSymbols } from '@knowing/pack';
+import type { PackFormat } from '@knowing/pack';
+import { resolveEngineOptions } from './options.js';
+import type { EngineOptions } from './options.js';
+import type {
+  ContextResult,
+  CreateEngineOptions,
+  Engine,
+  QueryOptions,
+  SymbolExplanation,
+  TestScopeResult,
+} from './types.js';
+import { GraphStateCache } from './graph-state.js';
+import type { GraphState } from './graph-state.js';
+import { createEquivalenceStage } from './equivalence-stage.js';
+import { bestIncoming, edgesAmongIds, runTask, walkFromSeeds } from './pipeline.js';
+import type { PipelineContext } from './pipeline.js';
+import { explainRun } from './explain.js';
+import { findTests } from './test-scope.js';
+
+const PACK_NOTE_KIND = 'context_pack';
+
+interface CachedAnswer {
+  readonly pack: ContextPack;
+  readonly ranked: readonly RankedSymbol[];
+}
+
+/**
+ * Create the engine over a store.
+ *
+ * @example
+ * ```ts
+ * const store = await createSqliteStore({ path: '.knowing/graph.db' });
+ * const engine = createEngine({ store });
+ * const { pack } = await engine.forTask('add a before_request hook that checks API keys');
+ * for (const s of pack.symbols) console.log(s.score.toFixed(2), s.node.qualifiedName);
+ * ```
+ */
+export function createEngine(config: CreateEngineOptions): Engine {
+  if (!config || !config.store) {
+    throw new KnowingError(ErrorCode.InvalidArgument, 'createEngine needs a store', { source: 'engine', hint: 'pass { store: await createSqliteStore({ path }) }' });
+  }
+  const store = config.store;
+  const options = resolveEngineOptions(config.options);
+  const ranker: CheckedRanker = wrapRanker(config.ranker ?? createDefaultRanker(options.ranking));
+  const registry: ClassRegistry = createClassRegistry(
+    (config.classes as readonly EquivalencePlugin[] | undefined) ?? BUILTIN_PLUGINS,
+  );
+  const equivalence = createEquivalenceStage(registry, options.equivalence);
+  const graph = new GraphStateCache(store, options.walk);
+  const clock = config.now ?? Date.now;
+  const sessions = new Map<string, SessionTracker>();
+  const implicit: ImplicitFeedback = createImplicitFeedback({
+    feedback: store,
+    vocab: store,
+    options: { isVocabWorthy: (k: string) => isVocabWorthy(k) },
+  });
+  const memory = new Map<string, CachedAnswer & { snapshot: string | null }>();
+
+  const sessionTracker = (id: string | undefined): SessionTracker | undefined => {
+    if (!id) return undefined;
+    let tracker = sessions.get(id);
+    if (!tracker) {
+      tracker = createSessionTracker();
+      sessions.set(id, tracker);
+    }
+    return tracker;
+  };
+
+  const context = (session: string | undefined): PipelineContext => ({
+    store,
+    options,
+    ranker,
+    equivalence,
+    vector: config.vector,
+    now: clock(),
+    session: sessionTracker(session),
+  });
+
+  const costs = new Map<string, ((symbol: RankedSymbol) => number) | undefined>();
+  const costOf = (format: string): ((symbol: RankedSymbol) => number) | undefined => {
+    if (!config.symbolCost) return undefined;
+    if (!costs.has(format)) costs.set(format, config.symbolCost(format));
+    return costs.get(format);
+  };
+
+  const formatOf = (q: QueryOptions | undefined): PackFormat => (q?.format ?? options.pack.format) as PackFormat;
+
+  const pack = (ranked: readonly RankedSymbol[], state: GraphState, task: string, budget: number, format: PackFormat): ContextPack => {
+    const packed = packSymbols(ranked, {
+      budget,
+      strategy: options.pack.strategy,
+      task,
+      format,
+      ...(config.tokenizer ? { tokenizer: config.tokenizer } : {}),
+      ...(costOf(format) ? { cost: costOf(format)! } : {}),
+    });
+    return { ...packed, edges: edgesAmongIds(state.adjacency, packed.symbols.map((s) => s.node.id)) };
+  };
+
+  const cacheKey = (kind: string, subject: string, budget: number, format: string): string =>
+    sha256Hex(`${kind}\0${subject}\0${budget}\0${format}\0${ranker.name}\0${JSON.stringify(options)}`);
+
+  async function cached(key: string, snapshot: string | null): Promise<CachedAnswer | undefined> {
+    const hit = memory.get(key);
+    if (hit && hit.snapshot === snapshot) return hit;
+    if (!snapshot) return undefined;
+    const note = await store.getNote(`pack:${key}`);
+    if (!note || note.snapshot !== snapshot) return undefined;
+    try {
+      const answer = JSON.parse(new TextDecoder().decode(note.value)) as CachedAnswer;
+      remember(key, snapshot, answer);
+      return answer;
+    } catch {
+      return undefined;
+    }
+  }
+
+  function remember(key: string, snapshot: string | null, answer: CachedAnswer): void {
+    memory.delete(key);
+    memory.set(key, { ...answer, snapshot });
+    while (memory.size > options.cacheCapacity) memory.delete(memory.keys().next().value!);
+  }
+
+  async function store_(key: string, snapshot: string | null, answer: CachedAnswer): Promise<void> {
+    remember(key, snapshot, answer);
+    if (snapshot) await store.putNote(`pack:${key}`, PACK_NOTE_KIND, new TextEncoder().encode(JSON.stringify(answer)), snapshot);
+  }
+
+  async function invalidateAnswers(): Promise<void> {
+    memory.clear();
+    await store.deleteNotes({ kind: PACK_NOTE_KIND });
+  }
+
+  async function learnBefore(session: string | undefined): Promise<void> {
+    if (!session || !options.learning) return;
+    const flushed = await implicit.flush(session, clock());
+    if (flushed.positive.length + flushed.negative.length > 0) await invalidateAnswers();
+  }
+
+  function learnAfter(session: string | undefined, symbols: readonly RankedSymbol[], keywords: readonly string[], cluster: string | null): void {
+    if (!session) return;
+    sessionTracker(session)!.record(
+      symbols.map((s) => s.node.id),
+      clock(),
+    );
+    if (options.learning) implicit.registerReturned(session, symbols, { keywords, keywordCluster: cluster, at: clock() });
+  }
+
+  const requireText = (value: string, what: string): string => {
+    if (typeof value !== 'string' || value.trim() === '') {
+      throw new KnowingError(ErrorCode.InvalidArgument, `${what} is empty`, { source: 'engine', hint: `describe the ${what} in a few words` });
+    }
+    return value;
+  };
+
+  async function forTask(task: string, q: QueryOptions = {}): Promise<ContextResult> {
+    requireText(task, 'task');
+    await learnBefore(q.session);
+    const state = await graph.get();
+    const budget = q.budget ?? options.pack.budget;
+    const format = formatOf(q);
+    // With a session, boosts and feedback make each answer depend on history: no cache.
+    const useCache = options.cache && !q.fresh && !q.trace && !q.session;
+    const key = cacheKey('task', normalizeTask(task), budget, format);
+    if (useCache) {
+      const hit = await cached(key, state.snapshotId);
+      if (hit) return { pack: hit.pack, ranked: hit.ranked, cached: true, snapshotId: state.snapshotId };
+    }
+    const run = await runTask(context(q.session), state, task);
+    const packed = pack(run.ranked, state, task, budget, format);
+    if (useCache) await store_(key, state.snapshotId, { pack: packed, ranked: run.ranked });
+    learnAfter(q.session, packed.symbols, allKeywords(run.trace.keywords), run.keywordCluster);
+    return { pack: packed, ranked: run.ranked, cached: false, snapshotId: state.snapshotId, ...(q.trace ? { trace: run.trace } : {}) };
+  }
+
+  async function fileSymbols(files: readonly string[]): Promise<GraphNode[]> {
+    if (!Array.isArray(files) || files.length === 0) {
+      throw new KnowingError(ErrorCode.InvalidArgument, 'no files given', { source: 'engine', hint: 'pass repo-relative paths of changed files' });
+    }
+    const nodes: GraphNode[] = [];
+    for (const file of files) {
+      const normalized = file.replace(/\\/g, '/').replace(/^\.\//, '');
+      nodes.push(...(await store.nodesInFile(normalized)).filter((n) => n.kind !== 'file'));
+    }
+    return nodes;
+  }
+
+  async function forFiles(files: readonly string[], q: QueryOptions = {}): Promise<ContextResult> {
+    const symbols = await fileSymbols(files);
+    const state = await graph.get();
+    const budget = q.budget ?? options.pack.budget;
+    const format = formatOf(q);
+    const byId = new Map<NodeId, RankInput>();
+    for (const node of symbols) {
+      const callers = await store.edgesTo(node.id, { types: ['calls'] });
+      const index = state.adjacency.indexOf(node.id);
+      const incoming = index >= 0 ? bestIncoming(state.adjacency, index) : undefined;
+      byId.set(node.id, {
+        node,
+        rwr: 1,
+        distance: 0,
+        isSeed: true,
+        callerCount: callers.length,
+        ...(incoming ? { confidence: incoming.confidence, provenance: incoming.provenance } : {}),
+      });
+      const callerNodes = await store.getNodes(callers.map((e) => e.source));
+      for (const [i, caller] of callerNodes.entries()) {
+        if (byId.has(caller.id) || caller.external) continue;
+        const edge = callers.find((e) => e.source === caller.id) ?? callers[i];
+        byId.set(caller.id, {
+          node: caller,
+          rwr: 0.5,
+          distance: 1,
+          isSeed: false,
+          callerCount: 0,
+          ...(edge ? { confidence: edge.confidence, provenance: edge.provenance } : {}),
+        });
+      }
+    }
+    const ranked = await ranker.rank([...byId.values()], { task: files.join(' '), now: clock(), mode: 'base', options: options.ranking });
+    const packed = pack(ranked, state, `files:${[...files].sort().join(',')}`, budget, format);
+    learnAfter(q.session, packed.symbols, [], null);
+    return { pack: packed, ranked, cached: false, snapshotId: state.snapshotId };
+  }
+
+  async function forPR(files: readonly string[], q: QueryOptions = {}): Promise<ContextResult> {
+    const symbols = await fileSymbols(files);
+    const state = await graph.get();
+    const budget = q.budget ?? options.pack.prBudget;
+    const format = formatOf(q);
+    const seeds = symbols.map((node) => ({ node, weight: 1 }));
+    const walked = walkFromSeeds(state, seeds, { ...options, walk: { ...options.walk, communityRestriction: false } }, options.prCutoff);
+    const seedIds = new Set(symbols.map((s) => s.id));
+    const ids = [...new Set([...seedIds, ...walked.candidates.map((c) => c.id)])];
+    const nodes = await store.getNodes(ids);
+    const inputs: RankInput[] = nodes
+      .filter((n) => !n.external)
+      .map((node) => {
+        const w = walked.byId.get(node.id);
+        const index = state.adjacency.indexOf(node.id);
+        const incoming = index >= 0 ? bestIncoming(state.adjacency, index) : undefined;
+        return {
+          node,
+          rwr: w?.score ?? 0,
+          distance: seedIds.has(node.id) ? 0 : Math.max(1, w?.hops ?? 1),
+          isSeed: seedIds.has(node.id),
+          ...(incoming ? { confidence: incoming.confidence, provenance: incoming.provenance } : {}),
+        };
+      });
+    const ranked = await ranker.rank(inputs, { task: files.join(' '), now: clock(), options: options.ranking });
+    const packed = pack(ranked, state, `pr:${[...files].sort().join(',')}`, budget, format);
+    learnAfter(q.session, packed.symbols, [], null);
+    return { pack: packed, ranked, cached: false, snapshotId: state.snapshotId };
+  }
+
+  async function explainSymbol(task: string, symbol: string, q: QueryOptions = {}): Promise<SymbolExplanation> {
+    requireText(task, 'task');
+    requireText(symbol, 'symbol');
+    const state = await graph.get();
+    const run = await runTask(context(q.session), state, task);
+    const packed = pack(run.ranked, state, task, q.budget ?? options.pack.budget, formatOf(q));
+    return explainRun({ store, state, task, query: symbol, run, pack: packed });
+  }
+
+  async function testScope(files: readonly string[], q: { readonly depth?: number } = {}): Promise<TestScopeResult> {
+    const symbols = await fileSymbols(files);
+    return findTests(store, files, symbols, q.depth ?? options.testScopeDepth);
+  }
+
+  return {
+    options,
+    forTask,
+    forFiles,
+    forPR,
+    explainSymbol,
+    testScope,
+    observe(session, text) {
+      if (options.learning) implicit.detectUsed(session, text, clock());
+    },
+    async recordFeedback(entries) {
+      await store.recordFeedback(entries.map((e) => ({ symbol: e.symbol, useful: e.useful, session: e.session ?? 'explicit', at: clock() })));
+      await invalidateAnswers();
+    },
+    async warm() {
+      const state = await graph.get({ computeCommunities: true });
+      return { nodes: state.adjacency.nodeCount, edges: state.adjacency.edgeCount, communities: state.communities?.count ?? 0 };
+    },
+    clearCaches() {
+      memory.clear();
+      graph.clear();
+    },
+    classes: registry,
+  };
+}
+

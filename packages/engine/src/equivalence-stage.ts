@@ -1,0 +1,95 @@
+import type { GraphNode, GraphStore, LanguageId, NodeId } from '@knowing/graph';
+import { allKeywords } from '@knowing/keywords';
+import type { KeywordSet } from '@knowing/keywords';
+import {
+  capEquivalenceResults,
+  collectEquivalenceHits,
+  detectRepoLanguage,
+  expandWithThesaurus,
+  graphAliases,
+  learnedClasses,
+  matchClasses,
+  resolveTargets,
+  isStrongMatch,
+} from '@knowing/equivalence';
+import type { ClassRegistry, EquivalenceClass } from '@knowing/equivalence';
+import type { EquivalenceChannelOptions } from './options.js';
+import type { ChannelHit } from './types.js';
+import type { GraphState } from './graph-state.js';
+
+export interface EquivalenceStageInput {
+  readonly store: GraphStore;
+  readonly task: string;
+  readonly keywords: KeywordSet;
+  readonly tiered: readonly ChannelHit[];
+  readonly keywordCluster: string;
+  readonly state: GraphState;
+}
+
+export interface EquivalenceOutcome {
+  /** The channel's hits capped against the lexical channels' result count. */
+  capped(lexicalCount: number): ChannelHit[];
+  /** Nodes of strong framework matches, to inject at the top of the ranking. */
+  readonly forced: readonly GraphNode[];
+  readonly matched: readonly { readonly concept: string; readonly phrases: readonly string[]; readonly strong: boolean }[];
+  /** Thesaurus terms that widen the BM25 query. */
+  readonly relatedTerms: readonly string[];
+  /** Concepts that named each node. */
+  readonly classesByNode: ReadonlyMap<NodeId, readonly string[]>;
+}
+
+export interface EquivalenceStage {
+  run(input: EquivalenceStageInput): Promise<EquivalenceOutcome>;
+}
+
+const GRAPH_ALIAS_SEEDS = 10;
+
+/**
+ * The vocabulary stage: registered classes (built-in and plugins), graph-derived aliases of the
+ * top tiered hits, and classes learned from agent usage are matched against the task, scoped to
+ * the repository's language, resolved to nodes, and split into the (capped) RRF channel and the
+ * forced injections.
+ */
+export function createEquivalenceStage(registry: ClassRegistry, options: EquivalenceChannelOptions): EquivalenceStage {
+  let languageFor: { snapshot: string | null; language: LanguageId | null } | undefined;
+
+  async function repoLanguage(store: GraphStore, snapshot: string | null): Promise<LanguageId | null> {
+    if (languageFor && languageFor.snapshot === snapshot) return languageFor.language;
+    const counts = await store.counts();
+    languageFor = { snapshot, language: detectRepoLanguage(counts.nodesByLanguage) };
+    return languageFor.language;
+  }
+
+  return {
+    async run(input) {
+      const { store, task, keywords } = input;
+      const words = allKeywords(keywords);
+      const relatedTerms = options.thesaurusTerms > 0 ? expandWithThesaurus(words, { maxTerms: options.thesaurusTerms }) : [];
+      const language = await repoLanguage(store, input.state.snapshotId);
+      const extra: EquivalenceClass[] = [];
+      if (options.graphAliases && input.tiered.length > 0) {
+        extra.push(...(await graphAliases(store, input.tiered.slice(0, GRAPH_ALIAS_SEEDS).map((h) => h.node))));
+      }
+      if (options.learned) extra.push(...(await learnedClasses(store, words, { cluster: input.keywordCluster })));
+      const matches = matchClasses(task, [...registry.classes(), ...extra], { language });
+      const resolved = await resolveTargets(store, matches);
+      const hits = collectEquivalenceHits(resolved);
+      const classesByNode = new Map<NodeId, string[]>();
+      for (const r of resolved) {
+        for (const node of r.nodes) {
+          const list = classesByNode.get(node.id) ?? [];
+          if (!list.includes(r.match.equivalenceClass.concept)) list.push(r.match.equivalenceClass.concept);
+          classesByNode.set(node.id, list);
+        }
+      }
+      const channel: ChannelHit[] = hits.channel.map((h) => ({ node: h.node, detail: h.concept }));
+      return {
+        capped: (lexicalCount) => capEquivalenceResults(channel, lexicalCount, { factor: options.capFactor, floor: options.capFloor }),
+        forced: hits.forced.map((h) => h.node),
+        matched: matches.map((m) => ({ concept: m.equivalenceClass.concept, phrases: m.phrases, strong: isStrongMatch(m) })),
+        relatedTerms,
+        classesByNode,
+      };
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { GraphNode } from '@knowing/graph';
+import type { ChannelHit, ChannelName, FusedCandidate } from './types.js';
+
+/**
+ * Weighted reciprocal rank fusion: each channel contributes weight / (k + rank + 1) for every
+ * hit (rank 0-based). Zero-weight and empty channels are skipped. Ties are broken by the order
+ * in which candidates first appeared (channels in the given order), so fusion is deterministic.
+ */
+export function fuseChannels(
+  channels: Readonly<Partial<Record<ChannelName, readonly ChannelHit[]>>>,
+  weights: Readonly<Record<ChannelName, number>>,
+  k: number,
+  limit: number,
+): FusedCandidate[] {
+  const entries = new Map<string, { node: GraphNode; score: number; order: number; channels: ChannelName[]; details: Partial<Record<ChannelName, string>> }>();
+  let order = 0;
+  for (const [name, hits] of Object.entries(channels) as [ChannelName, readonly ChannelHit[]][]) {
+    const weight = weights[name] ?? 0;
+    if (!hits || hits.length === 0 || weight <= 0) continue;
+    hits.forEach((hit, rank) => {
+      let entry = entries.get(hit.node.id);
+      if (!entry) {
+        entry = { node: hit.node, score: 0, order: order++, channels: [], details: {} };
+        entries.set(hit.node.id, entry);
+      }
+      entry.score += weight / (k + rank + 1);
+      if (!entry.channels.includes(name)) {
+        entry.channels.push(name);
+        entry.details[name] = hit.detail;
+      }
+    });
+  }
+  return [...entries.values()]
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .slice(0, limit)
+    .map(({ node, score, channels: names, details }) => ({ node, score, channels: names, details }));
+}

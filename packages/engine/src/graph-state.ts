@@ -1,0 +1,75 @@
+import type { Adjacency, GraphStore } from '@knowing/graph';
+import { detectCommunities, deserializeCommunities, loadAdjacency, serializeCommunities, weightedTransitions } from '@knowing/walk';
+import type { Communities, WalkTransitions } from '@knowing/walk';
+import type { EngineWalkOptions } from './options.js';
+
+/** The in-memory view of one snapshot of the graph the walk needs. */
+export interface GraphState {
+  readonly snapshotId: string | null;
+  readonly adjacency: Adjacency;
+  readonly transitions: WalkTransitions;
+  /** Louvain communities, when stored or cheap enough to compute. */
+  readonly communities: Communities | undefined;
+}
+
+const COMMUNITY_NOTE = 'communities';
+/** Communities are computed on demand only for graphs this small; larger ones need `warm()` (at index time). */
+const LAZY_COMMUNITY_LIMIT = 30_000;
+
+/**
+ * Loads adjacency, transitions and communities once per snapshot and reuses them until the
+ * store's snapshot changes. Concurrent callers share one load.
+ */
+export class GraphStateCache {
+  private current: Promise<GraphState> | undefined;
+  private currentSnapshot: string | null | undefined;
+
+  constructor(
+    private readonly store: GraphStore,
+    private readonly walk: EngineWalkOptions,
+  ) {}
+
+  async get(options: { computeCommunities?: boolean } = {}): Promise<GraphState> {
+    const snapshot = (await this.store.currentSnapshot())?.id ?? null;
+    if (this.current && this.currentSnapshot === snapshot && !options.computeCommunities) return this.current;
+    const previous = this.currentSnapshot === snapshot ? this.current : undefined;
+    this.currentSnapshot = snapshot;
+    this.current = this.load(snapshot, options.computeCommunities ?? false, previous);
+    try {
+      return await this.current;
+    } catch (error) {
+      this.current = undefined;
+      this.currentSnapshot = undefined;
+      throw error;
+    }
+  }
+
+  clear(): void {
+    this.current = undefined;
+    this.currentSnapshot = undefined;
+  }
+
+  private async load(snapshotId: string | null, forceCommunities: boolean, previous: Promise<GraphState> | undefined): Promise<GraphState> {
+    const reused = previous ? await previous.catch(() => undefined) : undefined;
+    const adjacency = reused?.adjacency ?? (await loadAdjacency(this.store, { notes: this.store, snapshotId })).adjacency;
+    const transitions =
+      reused?.transitions ?? weightedTransitions(adjacency, { edgeWeights: this.walk.edgeWeights, lspWeight: this.walk.lspWeight });
+    let communities = reused?.communities ?? (await this.readCommunities(adjacency, snapshotId));
+    if (!communities && (forceCommunities || adjacency.nodeCount <= LAZY_COMMUNITY_LIMIT)) {
+      communities = detectCommunities(adjacency, { transitions });
+      if (snapshotId) await this.store.putNote(COMMUNITY_NOTE, COMMUNITY_NOTE, serializeCommunities(communities), snapshotId);
+    }
+    return { snapshotId, adjacency, transitions, communities };
+  }
+
+  private async readCommunities(adjacency: Adjacency, snapshotId: string | null): Promise<Communities | undefined> {
+    if (!snapshotId) return undefined;
+    const note = await this.store.getNote(COMMUNITY_NOTE);
+    if (!note || note.snapshot !== snapshotId) return undefined;
+    try {
+      return deserializeCommunities(note.value, { adjacency });
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,392 @@
+import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import path from 'node:path';
+import ignore from 'ignore';
+import type { Ignore } from 'ignore';
+import { ErrorCode, KnowingError } from '@knowing/graph';
+
+/** Why discovery passed over a file or directory. */
+export type SkipReason =
+  /** Matched a `.gitignore`, `.knowingignore` or `.git/info/exclude` pattern. */
+  | 'ignored'
+  /** A directory that is always skipped (`node_modules`, `vendor`, dot-directories, …). */
+  | 'skipped_directory'
+  /** A generated file, by name (`*.pb.go`) or by a header marker (`Code generated … DO NOT EDIT`). */
+  | 'generated'
+  /** A minified file, by name (`*.min.js`) or by its average line length. */
+  | 'minified'
+  /** Larger than `maxFileBytes`. */
+  | 'too_large'
+  /** A NUL byte in the first 8 KB. */
+  | 'binary'
+  /** A symbolic link whose target lies outside the root. */
+  | 'symlink_outside_root'
+  /** A symbolic link that points at one of its own ancestors, or cannot be resolved. */
+  | 'symlink_loop'
+  /** A symbolic link into the repository: its target is indexed under its real path instead. */
+  | 'symlink'
+  /** The file could not be read. */
+  | 'unreadable';
+
+/** A file discovery kept. */
+export interface DiscoveredFile {
+  /** Repo-relative path with `/` separators. */
+  readonly path: string;
+  readonly absolutePath: string;
+  readonly sizeBytes: number;
+  readonly mtimeMs: number;
+  /** Hex SHA-256 of the file's bytes. */
+  readonly contentHash: string;
+}
+
+/** A file or directory discovery passed over, and why. */
+export interface SkippedFile {
+  /** Repo-relative path; directories end with `/`. */
+  readonly path: string;
+  readonly reason: SkipReason;
+  /** Extra context, e.g. a symlink's target or the marker that made a file look generated. */
+  readonly detail?: string;
+}
+
+/** What a previous run knew about a file, so an untouched file need not be read again. */
+export interface KnownFileState {
+  readonly sizeBytes: number;
+  readonly mtimeMs: number;
+  readonly contentHash: string;
+}
+
+/** Options of {@link discoverFiles}. */
+export interface DiscoverOptions {
+  /** Directory to walk. */
+  readonly root: string;
+  /**
+   * Which repo-relative paths are candidates (the indexer passes "has a language module").
+   * Others are passed over silently, without being read.
+   * @default every file
+   */
+  readonly accept?: (path: string) => boolean;
+  /** @default 1_048_576 (1 MB) */
+  readonly maxFileBytes?: number;
+  /** Directory names skipped wherever they occur. Any other dot-directory except `.github` is skipped too. */
+  readonly skipDirectories?: readonly string[];
+  /** Ignore files honoured in every directory, with `.gitignore` syntax. @default ['.gitignore', '.knowingignore'] */
+  readonly ignoreFiles?: readonly string[];
+  /** @default true */
+  readonly skipGenerated?: boolean;
+  /** @default true */
+  readonly skipMinified?: boolean;
+  /** Files of at least 4 KB whose average line is longer than this are treated as minified. @default 300 */
+  readonly maxAverageLineLength?: number;
+  /**
+   * Size, mtime and hash per path from a previous run: a file whose size and mtime are
+   * unchanged keeps its hash without being read (the way `git status` avoids rehashing).
+   */
+  readonly previous?: ReadonlyMap<string, KnownFileState>;
+  readonly signal?: AbortSignal;
+}
+
+/** What {@link discoverFiles} found. */
+export interface Discovery {
+  /** Kept files, sorted by path. */
+  readonly files: readonly DiscoveredFile[];
+  /** Skipped files and directories, sorted by path. */
+  readonly skipped: readonly SkippedFile[];
+}
+
+/** Directory names never descended into. */
+export const DEFAULT_SKIP_DIRECTORIES: readonly string[] = Object.freeze([
+  '.git',
+  'node_modules',
+  'bower_components',
+  'vendor',
+  'dist',
+  'build',
+  'target',
+  'out',
+  '__pycache__',
+  '.venv',
+  'venv',
+  'coverage',
+]);
+
+/** Defaults of {@link DiscoverOptions}. */
+export const DEFAULT_DISCOVER_OPTIONS = Object.freeze({
+  maxFileBytes: 1_048_576,
+  skipDirectories: DEFAULT_SKIP_DIRECTORIES,
+  ignoreFiles: Object.freeze(['.gitignore', '.knowingignore']) as readonly string[],
+  skipGenerated: true,
+  skipMinified: true,
+  maxAverageLineLength: 300,
+});
+
+const ALLOWED_DOT_DIRECTORIES = new Set(['.github']);
+const GENERATED_NAME = [
+  /\.pb\.go$/,
+  /\.pb\.gw\.go$/,
+  /_generated\.[^/]+$/,
+  /\.generated\.[^/]+$/,
+  /(^|\/)zz_generated[^/]*$/,
+  /_pb2(_grpc)?\.pyi?$/,
+];
+const MINIFIED_NAME = /[.-]min\.[cm]?js$/;
+// Only the file's head is searched: these markers are conventions for the first lines.
+const GENERATED_MARKERS: readonly [RegExp, string][] = [
+  [/\bCode generated\b.*\bDO NOT EDIT\b/, 'Code generated … DO NOT EDIT'],
+  [/\bDO NOT EDIT\b/, 'DO NOT EDIT'],
+  [/@generated\b/, '@generated'],
+  [/\bauto-?generated\b/i, 'auto-generated'],
+  [/\bthis file (?:is|was|has been) (?:automatically |auto )?generated\b/i, 'this file is generated'],
+  [/^\s*(?:#|\/\/|\/\*+|\*)\s*Generated by\b/m, 'Generated by'],
+];
+const HEAD_BYTES = 1024;
+const BINARY_PROBE_BYTES = 8000;
+const MINIFIED_MIN_BYTES = 4096;
+/**
+ * File-system calls are synchronous: thousands of awaited readdir/lstat round trips through
+ * the thread pool cost more than the calls themselves. The walk yields to the event loop
+ * after this many operations so progress and abort signals still get through.
+ */
+const OPERATIONS_PER_YIELD = 512;
+
+interface IgnoreLevel {
+  /** Repo-relative directory of the ignore file, `''` at the root. */
+  readonly dir: string;
+  readonly matcher: Ignore;
+}
+
+/**
+ * Walk `root` and return the files worth indexing, with their content hashes, and what was
+ * skipped and why. Honours nested `.gitignore`/`.knowingignore` files and `.git/info/exclude`;
+ * skips vendored, build-output and dot-directories, generated, minified, oversized and binary
+ * files; never follows a symbolic link (targets inside the root are indexed under their real
+ * path, targets outside are refused), so link loops cannot trap it.
+ *
+ * @example
+ * ```ts
+ * const { files, skipped } = await discoverFiles({ root: '/src/flask', accept: (p) => p.endsWith('.py') });
+ * ```
+ */
+export async function discoverFiles(options: DiscoverOptions): Promise<Discovery> {
+  const settings = { ...DEFAULT_DISCOVER_OPTIONS, ...withoutUndefined(options) };
+  const root = path.resolve(options.root);
+  const rootStat = statOrUndefined(root);
+  if (!rootStat?.isDirectory()) {
+    throw new KnowingError(ErrorCode.PathNotFound, `${root} is not a directory`, {
+      source: 'indexer',
+      hint: 'pass the root of the repository to index',
+    });
+  }
+  const rootReal = realpathSync(root);
+  let operations = 0;
+  const maybeYield = async (): Promise<void> => {
+    if (++operations % OPERATIONS_PER_YIELD === 0) {
+      await yieldToEventLoop();
+      options.signal?.throwIfAborted();
+    }
+  };
+  const accept = options.accept ?? (() => true);
+  const skipDirs = new Set(settings.skipDirectories);
+  const files: DiscoveredFile[] = [];
+  const skipped: SkippedFile[] = [];
+  const candidates: string[] = [];
+
+  const rootLevels: IgnoreLevel[] = [];
+  const exclude = readText(path.join(root, '.git', 'info', 'exclude'));
+  if (exclude) rootLevels.push({ dir: '', matcher: ignore().add(exclude) });
+
+  async function walk(relDir: string, levels: readonly IgnoreLevel[]): Promise<void> {
+    options.signal?.throwIfAborted();
+    const absDir = relDir ? path.join(root, relDir) : root;
+    await maybeYield();
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(absDir, { withFileTypes: true });
+    } catch {
+      skipped.push({ path: relDir + '/', reason: 'unreadable' });
+      return;
+    }
+    const names = new Set(entries.map((entry) => entry.name));
+    let here = levels;
+    for (const ignoreFile of settings.ignoreFiles) {
+      if (!names.has(ignoreFile)) continue;
+      const text = readText(path.join(absDir, ignoreFile));
+      if (text) here = [...here, { dir: relDir, matcher: ignore().add(text) }];
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subdirs: string[] = [];
+    for (const entry of entries) {
+      const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
+      if (entry.isSymbolicLink()) {
+        classifySymlink(rel);
+        continue;
+      }
+      if (entry.isDirectory()) {
+        if (skipDirs.has(entry.name) || (entry.name.startsWith('.') && !ALLOWED_DOT_DIRECTORIES.has(entry.name))) {
+          if (entry.name !== '.git') skipped.push({ path: rel + '/', reason: 'skipped_directory' });
+          continue;
+        }
+        if (isIgnored(here, rel, true)) {
+          skipped.push({ path: rel + '/', reason: 'ignored' });
+          continue;
+        }
+        subdirs.push(rel);
+        continue;
+      }
+      if (!entry.isFile() || !accept(rel)) continue;
+      if (isIgnored(here, rel, false)) {
+        skipped.push({ path: rel, reason: 'ignored' });
+        continue;
+      }
+      candidates.push(rel);
+    }
+    for (const sub of subdirs) await walk(sub, here);
+  }
+
+  function classifySymlink(rel: string): void {
+    // A link named like a file no module wants (`LICENSE-MIT`, `README.md`) is not worth a realpath.
+    const base = rel.slice(rel.lastIndexOf('/') + 1);
+    if (base.includes('.') && !accept(rel)) return;
+    const abs = path.join(root, rel);
+    let target: string;
+    try {
+      target = realpathSync(abs);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // ELOOP: the link chain never ends; ENOENT: dangling — neither can be indexed.
+      if (code === 'ELOOP') skipped.push({ path: rel, reason: 'symlink_loop' });
+      return;
+    }
+    const targetStat = statOrUndefined(target);
+    const inside = target === rootReal || target.startsWith(rootReal + path.sep);
+    if (!inside) {
+      skipped.push({ path: targetStat?.isDirectory() ? rel + '/' : rel, reason: 'symlink_outside_root', detail: target });
+      return;
+    }
+    const targetRel = path.relative(rootReal, target).split(path.sep).join('/');
+    if (targetStat?.isDirectory()) {
+      const linkDir = path.dirname(rel) === '.' ? '' : path.dirname(rel);
+      const isAncestor = targetRel === '' || linkDir === targetRel || linkDir.startsWith(targetRel + '/');
+      skipped.push({ path: rel + '/', reason: isAncestor ? 'symlink_loop' : 'symlink', detail: targetRel || '.' });
+      return;
+    }
+    if (accept(rel)) skipped.push({ path: rel, reason: 'symlink', detail: targetRel });
+  }
+
+  function inspect(rel: string): void {
+    const abs = path.join(root, rel);
+    let info: Stats;
+    try {
+      info = lstatSync(abs);
+    } catch {
+      skipped.push({ path: rel, reason: 'unreadable' });
+      return;
+    }
+    if (info.size > settings.maxFileBytes) {
+      skipped.push({ path: rel, reason: 'too_large', detail: `${info.size} bytes` });
+      return;
+    }
+    if (settings.skipGenerated && GENERATED_NAME.some((pattern) => pattern.test(rel))) {
+      skipped.push({ path: rel, reason: 'generated', detail: 'file name' });
+      return;
+    }
+    if (settings.skipMinified && MINIFIED_NAME.test(rel)) {
+      skipped.push({ path: rel, reason: 'minified', detail: 'file name' });
+      return;
+    }
+    const known = options.previous?.get(rel);
+    if (known && known.sizeBytes === info.size && known.mtimeMs === info.mtimeMs) {
+      files.push({ path: rel, absolutePath: abs, sizeBytes: info.size, mtimeMs: info.mtimeMs, contentHash: known.contentHash });
+      return;
+    }
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(abs);
+    } catch {
+      skipped.push({ path: rel, reason: 'unreadable' });
+      return;
+    }
+    const verdict = classifyContent(bytes, settings);
+    if (verdict) {
+      skipped.push({ path: rel, ...verdict });
+      return;
+    }
+    const contentHash = createHash('sha256').update(bytes).digest('hex');
+    files.push({ path: rel, absolutePath: abs, sizeBytes: bytes.length, mtimeMs: info.mtimeMs, contentHash });
+  }
+
+  await walk('', rootLevels);
+  for (const candidate of candidates) {
+    await maybeYield();
+    inspect(candidate);
+  }
+  files.sort((a, b) => compare(a.path, b.path));
+  skipped.sort((a, b) => compare(a.path, b.path));
+  return { files, skipped };
+}
+
+/**
+ * Why a file's bytes disqualify it (binary, generated marker, minified), or undefined.
+ *
+ * @example
+ * ```ts
+ * classifyContent(Buffer.from('// Code generated by protoc. DO NOT EDIT.\n')); // { reason: 'generated', … }
+ * ```
+ */
+export function classifyContent(
+  bytes: Uint8Array,
+  settings: { readonly skipGenerated?: boolean; readonly skipMinified?: boolean; readonly maxAverageLineLength?: number } = {},
+): { reason: SkipReason; detail?: string } | undefined {
+  const probe = Math.min(bytes.length, BINARY_PROBE_BYTES);
+  for (let i = 0; i < probe; i++) if (bytes[i] === 0) return { reason: 'binary' };
+  if (settings.skipGenerated ?? true) {
+    const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, HEAD_BYTES)).toString('latin1');
+    for (const [pattern, label] of GENERATED_MARKERS) if (pattern.test(head)) return { reason: 'generated', detail: label };
+  }
+  if ((settings.skipMinified ?? true) && bytes.length >= MINIFIED_MIN_BYTES) {
+    let lines = 1;
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) lines++;
+    const average = bytes.length / lines;
+    const limit = settings.maxAverageLineLength ?? DEFAULT_DISCOVER_OPTIONS.maxAverageLineLength;
+    if (average > limit) return { reason: 'minified', detail: `average line ${Math.round(average)} characters` };
+  }
+  return undefined;
+}
+
+function isIgnored(levels: readonly IgnoreLevel[], rel: string, isDirectory: boolean): boolean {
+  // Deeper ignore files take precedence, and a later `!pattern` can re-include a file, so the
+  // last level with an opinion wins.
+  let ignored = false;
+  for (const level of levels) {
+    const local = level.dir ? rel.slice(level.dir.length + 1) : rel;
+    const verdict = level.matcher.test(isDirectory ? local + '/' : local);
+    if (verdict.ignored) ignored = true;
+    else if (verdict.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function statOrUndefined(file: string): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

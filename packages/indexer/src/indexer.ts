@@ -1,0 +1,536 @@
+/**
+ * The pipeline: discover → parse changed files (reuse cached extractions of the rest) →
+ * resolve every file against the whole project → derived passes → write the owners whose
+ * output changed, in one atomic batch.
+ */
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { ErrorCode, KnowingError } from '@knowing/graph';
+import type { FileRecord, FileWrite, GraphEdge, GraphNode, GraphStore, NodeId, OwnedEdges } from '@knowing/graph';
+import { decodeExtraction } from './codec.js';
+import { deriveCoTested, deriveHierarchy, derivedOwners } from './derive.js';
+import { DEFAULT_SKIP_DIRECTORIES, discoverFiles } from './discover.js';
+import type { DiscoveredFile, KnownFileState, SkipReason } from './discover.js';
+import { emptyExtraction, extractFile, moduleVersion } from './extract.js';
+import type { ExtractResult, ExtractTask } from './extract.js';
+import { createLanguageRegistry } from './languages/registry.js';
+import type { FileExtraction, LanguageModule } from './languages/types.js';
+import { createWorkerPool, TaskTimeoutError, WorkerStartupError } from './pool.js';
+import { externalNode, Project } from './resolve.js';
+import type { FileOutput, OwnerOutput, ProjectFile } from './resolve.js';
+import { loadState, loadTables, saveState, saveTables, tableHash, tableOf } from './state.js';
+import type { DerivedState, FileState } from './state.js';
+import { detectRepoId, readHeadCommit } from './repo-id.js';
+import type { IndexOptions, IndexProgress, IndexSummary, SyntaxErrorFile } from './types.js';
+import { readFile } from 'node:fs/promises';
+
+/** Defaults of {@link IndexOptions}. */
+export const DEFAULT_INDEX_OPTIONS = Object.freeze({
+  full: false,
+  /** Clamped to the available cores at run time. */
+  workers: 2,
+  fileTimeoutMs: 10_000,
+  maxFileBytes: 1_048_576,
+  skipDirectories: DEFAULT_SKIP_DIRECTORIES,
+});
+
+/** Batches smaller than this are parsed in the calling thread: starting workers costs more. */
+const MIN_FILES_FOR_WORKERS = 24;
+const EXTRACTION_NOTE = 'extraction';
+
+interface Entry {
+  readonly file: DiscoveredFile;
+  readonly module: LanguageModule;
+  /** Full extraction, when this run needs it (parsed now, or re-resolved from its note). */
+  extraction: FileExtraction | undefined;
+  /** Symbol table (see state.ts); always present once classified. */
+  table: FileExtraction | undefined;
+  contentHash: string;
+  sizeBytes: number;
+  parsedNow: boolean;
+  /** Content or module version differs from the previous run. */
+  changed: boolean;
+  /** Extraction failed (timeout, crash): indexed without symbols now, retried next run. */
+  failed: boolean;
+}
+
+function extractionKey(file: string): string {
+  return `extraction:${file}`;
+}
+
+function elapsed(since: number): number {
+  return Math.round((performance.now() - since) * 10) / 10;
+}
+
+function emptyCounts(): Record<string, number> {
+  return Object.create(null) as Record<string, number>;
+}
+
+function countNodes(project: Project, file: string): Record<string, number> {
+  const unit = project.byPath.get(file)!;
+  const counts = emptyCounts();
+  counts.file = 1;
+  const symbols = unit.ext.symbols;
+  for (let i = 0; i < symbols.length; i++) {
+    if (unit.canon[i] !== i) continue;
+    const kind = symbols[i]!.kind;
+    counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+  return counts;
+}
+
+function countEdges(edges: readonly GraphEdge[]): Record<string, number> {
+  const counts = emptyCounts();
+  for (const edge of edges) counts[edge.type] = (counts[edge.type] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * Index a repository into a graph store, incrementally: unchanged files are not parsed, and
+ * only what changed is written, in one atomic batch (a killed run leaves the previous graph).
+ *
+ * Two ways through: when no file was added or deleted and every changed file kept its symbol
+ * table (a body-only edit), only the changed files are re-resolved, against the stored tables
+ * of the others; otherwise every file is re-resolved from its cached extraction. Either way
+ * the stored graph equals what a full index of the same tree produces.
+ *
+ * @example
+ * ```ts
+ * import { createSqliteStore } from '@knowing/store-sqlite';
+ * import { indexRepository } from '@knowing/indexer';
+ *
+ * const store = await createSqliteStore({ path: '.knowing/graph.db' });
+ * const summary = await indexRepository({ root: '.', store, onProgress: (e) => render(e) });
+ * console.log(summary.files.parsed, summary.nodes, summary.edgesByType.calls);
+ * ```
+ */
+export async function indexRepository(options: IndexOptions): Promise<IndexSummary> {
+  const started = performance.now();
+  const root = path.resolve(options.root);
+  const rootInfo = await stat(root).catch(() => undefined);
+  if (!rootInfo?.isDirectory()) {
+    throw new KnowingError(ErrorCode.PathNotFound, `${root} does not exist or is not a directory`, {
+      source: 'indexer',
+      hint: 'pass the root of the repository to index',
+    });
+  }
+  const settings = { ...DEFAULT_INDEX_OPTIONS, ...definedOnly(options) };
+  const registry = createLanguageRegistry(options.languages ? { languages: options.languages } : {});
+  const store = options.store;
+  const progress = options.onProgress ?? (() => {});
+  const signal = options.signal;
+  const repoId = options.repoId ?? (await detectRepoId(root));
+
+  const storedRepo = await store.repo();
+  // Node ids embed the repo id: a different id means every node is new.
+  const full = settings.full || (storedRepo !== null && storedRepo.id !== repoId);
+  const state = full ? undefined : await loadState(store, repoId);
+  // A trusted state knows every stored file; otherwise ask the store (files of a killed run,
+  // of another writer, of an older indexer version).
+  const previousRecords: Map<string, { readonly contentHash: string; readonly indexedAt: number; readonly syntaxErrors: number }> = state
+    ? new Map(Object.entries(state.files).map(([file, f]) => [file, { contentHash: f.contentHash, indexedAt: f.indexedAt, syntaxErrors: f.syntaxErrors }]))
+    : new Map((await store.listFiles()).map((record) => [record.path, record]));
+
+  // ---------------------------------------------------------------- discover
+  const discoverStarted = performance.now();
+  progress({ phase: 'discover', done: 0, total: 0 });
+  const known = new Map<string, KnownFileState>();
+  if (state) for (const [file, f] of Object.entries(state.files)) known.set(file, f);
+  const discovery = await discoverFiles({
+    root,
+    accept: (file) => registry.forPath(file) !== undefined,
+    maxFileBytes: settings.maxFileBytes,
+    skipDirectories: settings.skipDirectories,
+    previous: known,
+    ...(signal ? { signal } : {}),
+  });
+  progress({ phase: 'discover', done: discovery.files.length, total: discovery.files.length });
+  const discoverMs = elapsed(discoverStarted);
+
+  // ---------------------------------------------------------------- parse
+  const parseStarted = performance.now();
+  const entries: Entry[] = discovery.files.map((file) => {
+    const module = registry.forPath(file.path)!;
+    const before = state?.files[file.path];
+    const changed = !before || before.contentHash !== file.contentHash || before.moduleVersion !== moduleVersion(module);
+    return { file, module, extraction: undefined, table: undefined, contentHash: file.contentHash, sizeBytes: file.sizeBytes, parsedNow: false, changed, failed: false };
+  });
+  const present = new Set(entries.map((e) => e.file.path));
+  const deleted = new Set<string>();
+  for (const file of previousRecords.keys()) if (!present.has(file)) deleted.add(file);
+  for (const file of Object.keys(state?.files ?? {})) if (!present.has(file)) deleted.add(file);
+  const added = entries.some((e) => !state?.files[e.file.path]);
+
+  // Changed files need their full extraction: from a note written for this content (a run
+  // killed after parsing), else by parsing.
+  const warnings: string[] = [];
+  const toParse: Entry[] = [];
+  for (const entry of entries) {
+    if (!entry.changed && !full) continue;
+    if (!full && (await loadCachedExtraction(store, entry))) continue;
+    toParse.push(entry);
+  }
+  const parser = await parseAll(toParse, settings, progress, signal);
+  await acceptParsed(store, parser, warnings);
+
+  // Nothing added, deleted or changed: the stored graph is current, nothing to resolve.
+  const noop = state !== undefined && !added && deleted.size === 0 && entries.every((e) => !e.changed);
+  // The fast path needs every unchanged file's table and no change to any table.
+  const storedTables = state && !noop && !added && deleted.size === 0 ? await loadTables(store, state) : undefined;
+  let fast = noop || storedTables !== undefined;
+  for (const entry of noop ? [] : entries) {
+    const version = moduleVersion(entry.module);
+    if (entry.extraction) {
+      entry.table = tableOf(entry.extraction);
+      if (fast && tableHash(entry.table, version) !== state!.files[entry.file.path]!.tableHash) fast = false;
+    } else {
+      entry.table = storedTables?.get(entry.file.path);
+      if (!entry.table) fast = false;
+    }
+  }
+  if (!fast) {
+    // Every file is re-resolved: load the full extractions the fast path could do without,
+    // parsing the few whose cached extraction is missing (deleted notes, an older codec).
+    const missing: Entry[] = [];
+    for (const entry of entries) {
+      signal?.throwIfAborted();
+      if (!entry.extraction && !(await loadCachedExtraction(store, entry))) missing.push(entry);
+    }
+    if (missing.length > 0) await acceptParsed(store, await parseAll(missing, settings, progress, signal), warnings);
+    for (const entry of entries) entry.table = tableOf(entry.extraction!);
+  }
+  const parseMs = elapsed(parseStarted);
+  signal?.throwIfAborted();
+
+  // ---------------------------------------------------------------- resolve
+  const resolveStarted = performance.now();
+  const toResolve = fast ? entries.filter((e) => e.changed) : entries;
+  progress({ phase: 'resolve', done: 0, total: toResolve.length });
+  const goModulePath = noop ? undefined : await readGoModulePath(root);
+  const projectFiles: ProjectFile[] = noop
+    ? []
+    : entries.map((e) => (e.extraction ? { path: e.file.path, extraction: e.extraction, language: e.module } : { path: e.file.path, extraction: e.table!, language: e.module, deduplicated: true }));
+  const project = new Project(repoId, projectFiles, {
+    allPaths: discovery.files.map((f) => f.path),
+    ...(goModulePath ? { goModulePath } : {}),
+  });
+  const fileOutputs = new Map<string, FileOutput>();
+  for (const entry of toResolve) fileOutputs.set(entry.file.path, project.edgesOf(project.byPath.get(entry.file.path)!));
+  // Hierarchy passes read only tables: unchanged tables mean unchanged results.
+  const hierarchyOutputs = fast ? new Map<string, OwnerOutput>() : deriveHierarchy(project);
+  // co_tested_with depends only on test files' targets: recompute when one of them moved.
+  const testsMoved = !fast || toResolve.some((e) => (state?.files[e.file.path]?.tests.length ?? 0) > 0 || (fileOutputs.get(e.file.path)?.tests.length ?? 0) > 0);
+  const testTargets = new Map<string, NodeId[]>();
+  for (const entry of entries) {
+    const tests = fileOutputs.get(entry.file.path)?.tests ?? state?.files[entry.file.path]?.tests ?? [];
+    if (tests.length > 0) testTargets.set(entry.file.path, [...tests]);
+  }
+  const derivedOutputs = new Map([...hierarchyOutputs, ...(testsMoved ? deriveCoTested(testTargets) : [])]);
+  progress({ phase: 'resolve', done: toResolve.length, total: toResolve.length });
+  const resolveMs = elapsed(resolveStarted);
+  signal?.throwIfAborted();
+
+  // ---------------------------------------------------------------- diff
+  const now = Date.now();
+  const files: Record<string, FileState> = {};
+  const changedFiles: Entry[] = [];
+  for (const entry of entries) {
+    const previous = state?.files[entry.file.path];
+    const output = fileOutputs.get(entry.file.path);
+    const record = previousRecords.get(entry.file.path);
+    if (!output) {
+      files[entry.file.path] = { ...previous!, sizeBytes: entry.file.sizeBytes, mtimeMs: entry.file.mtimeMs };
+      continue;
+    }
+    const version = moduleVersion(entry.module);
+    const hash = outputHash(`${entry.contentHash}\0${version}\0${repoId}`, output.edges);
+    files[entry.file.path] = {
+      sizeBytes: entry.file.sizeBytes,
+      // A failed file must read as changed next time: no mtime shortcut, no matching hash.
+      mtimeMs: entry.failed ? -1 : entry.file.mtimeMs,
+      contentHash: entry.failed ? '' : entry.contentHash,
+      moduleVersion: version,
+      tableHash: tableHash(entry.table!, version),
+      outputHash: hash,
+      indexedAt: entry.parsedNow || !record || record.contentHash !== entry.contentHash ? now : record.indexedAt,
+      syntaxErrors: entry.extraction?.syntaxErrors ?? 0,
+      nodes: countNodes(project, entry.file.path),
+      edges: countEdges(output.edges),
+      externals: [...output.externals],
+      tests: output.tests,
+    };
+    if (previous?.outputHash !== hash || !previousRecords.has(entry.file.path)) changedFiles.push(entry);
+  }
+  const derived: Record<string, DerivedState> = {};
+  const changedOwners: string[] = [];
+  for (const owner of derivedOwners()) {
+    const output = derivedOutputs.get(owner);
+    if (!output) {
+      derived[owner] = state!.derived[owner]!;
+      continue;
+    }
+    const hash = outputHash(owner, output.edges);
+    derived[owner] = { hash, edges: countEdges(output.edges) };
+    if (state?.derived[owner]?.hash !== hash) changedOwners.push(owner);
+  }
+
+  // ---------------------------------------------------------------- write
+  const writeStarted = performance.now();
+  const writes: FileWrite[] = [];
+  const externals = new Map<string, GraphNode>();
+  for (const entry of changedFiles) {
+    const output = fileOutputs.get(entry.file.path)!;
+    const record: FileRecord = {
+      path: entry.file.path,
+      language: entry.extraction!.language,
+      contentHash: entry.contentHash,
+      sizeBytes: entry.sizeBytes,
+      indexedAt: files[entry.file.path]!.indexedAt,
+      syntaxErrors: entry.extraction!.syntaxErrors,
+    };
+    writes.push({ file: record, nodes: project.nodesOf(project.byPath.get(entry.file.path)!), edges: output.edges });
+    for (const name of output.externals) if (!externals.has(name)) externals.set(name, externalNode(repoId, name));
+  }
+  const ownedEdges: OwnedEdges[] = changedOwners.map((owner) => ({ owner, edges: derivedOutputs.get(owner)!.edges }));
+  const repoChanged = storedRepo === null || storedRepo.id !== repoId || storedRepo.root !== root;
+  const tablesChanged = !fast;
+  const needsWrite = writes.length > 0 || ownedEdges.length > 0 || deleted.size > 0 || repoChanged || !state;
+  let write: IndexSummary['write'] = null;
+  let snapshot = null;
+  if (needsWrite || tablesChanged) {
+    signal?.throwIfAborted();
+    const total = writes.length + ownedEdges.length + deleted.size;
+    progress({ phase: 'write', done: 0, total });
+    let snapshotId: string;
+    if (needsWrite) {
+      const result = await store.applyBatch({
+        ...(deleted.size > 0 ? { deleteFiles: [...deleted].sort() } : {}),
+        files: writes,
+        ownedEdges,
+        externalNodes: [...externals.values()],
+        repo: { id: repoId, root, commit: await readHeadCommit(root), indexedAt: now },
+      });
+      snapshot = result.snapshot;
+      snapshotId = result.snapshot.id;
+      write = {
+        nodesWritten: result.nodesWritten,
+        edgesWritten: result.edgesWritten,
+        nodesDeleted: result.nodesDeleted,
+        edgesDeleted: result.edgesDeleted,
+        owners: writes.length + ownedEdges.length,
+      };
+    } else {
+      snapshot = await store.currentSnapshot();
+      snapshotId = snapshot?.id ?? '';
+    }
+    // After the batch: tables, then the state that names them, stamped with the snapshot.
+    const tablesId = tablesChanged
+      ? await saveTables(store, new Map(entries.map((e) => [e.file.path, e.table!])))
+      : state!.tablesId;
+    await saveState(store, { repoId, tablesId, files, derived }, snapshotId);
+    for (const file of deleted) await store.deleteNote(extractionKey(file));
+    progress({ phase: 'write', done: total, total });
+  } else {
+    snapshot = await store.currentSnapshot();
+    const touched = entries.some((e) => {
+      const before = state?.files[e.file.path];
+      return before && (before.mtimeMs !== e.file.mtimeMs || before.sizeBytes !== e.file.sizeBytes);
+    });
+    // Only mtimes moved (a touch, a checkout of the same content): remember them so the
+    // next run need not read those files again.
+    if (touched && snapshot) await saveState(store, { repoId, tablesId: state!.tablesId, files, derived }, snapshot.id);
+  }
+  const writeMs = elapsed(writeStarted);
+
+  // ---------------------------------------------------------------- summary
+  const nodesByKind = emptyCounts();
+  let nodes = 0;
+  for (const f of Object.values(files)) {
+    for (const [kind, n] of Object.entries(f.nodes)) {
+      nodesByKind[kind] = (nodesByKind[kind] ?? 0) + n;
+      nodes += n;
+    }
+  }
+  const allExternals = new Set<string>();
+  const edgesByType = emptyCounts();
+  let edges = 0;
+  const addCounts = (counts: Readonly<Record<string, number>>): void => {
+    for (const [type, n] of Object.entries(counts)) {
+      edgesByType[type] = (edgesByType[type] ?? 0) + n;
+      edges += n;
+    }
+  };
+  for (const f of Object.values(files)) {
+    addCounts(f.edges);
+    for (const name of f.externals) allExternals.add(name);
+  }
+  for (const d of Object.values(derived)) addCounts(d.edges);
+  if (allExternals.size > 0) nodesByKind.external = allExternals.size;
+  nodes += allExternals.size;
+  const skippedByReason: Partial<Record<SkipReason, number>> = Object.create(null) as Partial<Record<SkipReason, number>>;
+  for (const skipped of discovery.skipped) skippedByReason[skipped.reason] = (skippedByReason[skipped.reason] ?? 0) + 1;
+  const syntaxErrors: SyntaxErrorFile[] = [];
+  for (const entry of entries) {
+    const errors = entry.extraction?.syntaxErrors ?? previousRecords.get(entry.file.path)?.syntaxErrors ?? 0;
+    if (errors > 0) syntaxErrors.push({ path: entry.file.path, errors });
+  }
+  const parsedNow = entries.filter((e) => e.parsedNow);
+  progress({ phase: 'done', done: entries.length, total: entries.length });
+  return {
+    repoId,
+    root,
+    files: {
+      discovered: entries.length,
+      parsed: parsedNow.length,
+      unchanged: entries.length - parsedNow.length,
+      resolved: toResolve.length,
+      deleted: deleted.size,
+      written: writes.length,
+    },
+    skipped: discovery.skipped,
+    skippedByReason,
+    syntaxErrors,
+    warnings,
+    nodes,
+    edges,
+    nodesByKind,
+    edgesByType,
+    externalNodes: allExternals.size,
+    bytes: {
+      total: entries.reduce((sum, e) => sum + e.sizeBytes, 0),
+      parsed: parsedNow.reduce((sum, e) => sum + e.sizeBytes, 0),
+    },
+    timings: { discoverMs, parseMs, resolveMs, writeMs, totalMs: elapsed(started) },
+    write,
+    snapshot,
+    parser: { threads: parser.threads, inWorkers: parser.inWorkers },
+  };
+}
+
+/** Take parse results into their entries and cache the good ones as notes. */
+async function acceptParsed(store: GraphStore, parsed: ParseOutcome, warnings: string[]): Promise<void> {
+  for (const { entry, result } of parsed.results) {
+    entry.extraction = result.extraction ?? decodeExtraction(result.encoded)?.extraction ?? emptyExtraction(entry.file.path, entry.module.id);
+    entry.contentHash = result.contentHash || entry.file.contentHash;
+    entry.sizeBytes = result.sizeBytes || entry.file.sizeBytes;
+    entry.parsedNow = true;
+    entry.failed = !result.cacheable;
+    if (result.warning) warnings.push(result.warning);
+    if (result.cacheable) await store.putNote(extractionKey(entry.file.path), EXTRACTION_NOTE, result.encoded, null);
+  }
+  warnings.push(...parsed.warnings);
+}
+
+/** Fill `entry` from its extraction note when the note was written for this content. */
+async function loadCachedExtraction(store: GraphStore, entry: Entry): Promise<boolean> {
+  const note = await store.getNote(extractionKey(entry.file.path));
+  const cached = note ? decodeExtraction(note.value) : undefined;
+  if (!cached || cached.contentHash !== entry.file.contentHash || cached.moduleVersion !== moduleVersion(entry.module) || cached.extraction.path !== entry.file.path) {
+    return false;
+  }
+  entry.extraction = cached.extraction;
+  return true;
+}
+
+function taskOf(entry: Entry, timeoutMs: number): ExtractTask {
+  return { path: entry.file.path, absolutePath: entry.file.absolutePath, language: entry.module.id, timeoutMs };
+}
+
+interface ParseOutcome {
+  readonly results: { entry: Entry; result: ExtractResult }[];
+  readonly threads: number;
+  readonly inWorkers: boolean;
+  readonly warnings: string[];
+}
+
+/** Parse files in workers when that pays off and is possible, else in this thread. */
+async function parseAll(
+  toParse: readonly Entry[],
+  settings: { workers: number; fileTimeoutMs: number },
+  progress: (event: IndexProgress) => void,
+  signal: AbortSignal | undefined,
+): Promise<ParseOutcome> {
+  const results: { entry: Entry; result: ExtractResult }[] = [];
+  const warnings: string[] = [];
+  const total = toParse.length;
+  const requested = Math.max(0, Math.min(settings.workers, availableParallelism()));
+  // Workers load dist/worker.js; from TypeScript sources (tests, tsx) that file does not exist.
+  const builtJs = import.meta.url.endsWith('.js');
+  const useWorkers = requested > 0 && builtJs && total >= MIN_FILES_FOR_WORKERS;
+  progress({ phase: 'parse', done: 0, total });
+  if (!useWorkers) {
+    for (const entry of toParse) {
+      signal?.throwIfAborted();
+      results.push({ entry, result: await extractFile(taskOf(entry, settings.fileTimeoutMs), [entry.module]) });
+      progress({ phase: 'parse', done: results.length, total, path: entry.file.path });
+    }
+    return { results, threads: total > 0 ? 1 : 0, inWorkers: false, warnings };
+  }
+  let fellBack = false;
+  const pool = createWorkerPool<ExtractTask, ExtractResult>({
+    script: new URL('./worker.js', import.meta.url),
+    size: Math.min(requested, total),
+    // The in-worker parse deadline fires first; this catches a worker stuck anywhere else.
+    taskTimeoutMs: settings.fileTimeoutMs * 2 + 5_000,
+  });
+  try {
+    await Promise.all(
+      toParse.map(async (entry) => {
+        let result: ExtractResult;
+        try {
+          result = await pool.run(taskOf(entry, settings.fileTimeoutMs));
+        } catch (error) {
+          if (signal?.aborted) throw error;
+          if (error instanceof WorkerStartupError) {
+            // Workers cannot run in this process: parse here instead.
+            if (!fellBack) warnings.push(`parser workers unavailable (${error.message}); parsing in the calling thread`);
+            fellBack = true;
+            results.push({ entry, result: await extractFile(taskOf(entry, settings.fileTimeoutMs), [entry.module]) });
+            progress({ phase: 'parse', done: results.length, total, path: entry.file.path });
+            return;
+          }
+          const reason = error instanceof TaskTimeoutError ? 'worker timed out' : `worker failed: ${(error as Error).message}`;
+          result = {
+            path: entry.file.path,
+            encoded: new Uint8Array(0),
+            extraction: emptyExtraction(entry.file.path, entry.module.id),
+            contentHash: entry.file.contentHash,
+            sizeBytes: entry.file.sizeBytes,
+            warning: `${entry.file.path}: ${reason}; indexed without symbols`,
+            cacheable: false,
+          };
+        }
+        signal?.throwIfAborted();
+        results.push({ entry, result });
+        progress({ phase: 'parse', done: results.length, total, path: entry.file.path });
+      }),
+    );
+  } finally {
+    await pool.close();
+  }
+  return { results, threads: fellBack ? 1 : Math.min(requested, total), inWorkers: !fellBack, warnings };
+}
+
+function outputHash(prefix: string, edges: readonly GraphEdge[]): string {
+  const hash = createHash('sha1').update(prefix);
+  let chunk = '';
+  for (const edge of edges) {
+    chunk += `${edge.source}${edge.target}${edge.type}\t${edge.confidence}\t${edge.provenance}\t${edge.line ?? 0}\n`;
+    if (chunk.length > 65_536) {
+      hash.update(chunk);
+      chunk = '';
+    }
+  }
+  return hash.update(chunk).digest('hex');
+}
+
+async function readGoModulePath(root: string): Promise<string | undefined> {
+  const text = await readFile(path.join(root, 'go.mod'), 'utf8').catch(() => undefined);
+  return text ? /^\s*module\s+(\S+)/m.exec(text)?.[1]?.replace(/^"|"$/g, '') : undefined;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,1446 @@
+/**
+ * C# support: one pass over a tree-sitter-c-sharp tree produces the file's definitions, the
+ * names it uses and its usings (see `./types.ts` for the contract).
+ *
+ * Qualified names are `<path>.<scope...>.<name>` where the scope is the chain of enclosing
+ * symbols (types; for local functions also the enclosing method). Namespaces never enter the
+ * scope: they go to `namespace`. A partial class declared in two files yields one class symbol
+ * per file (`A.cs.Orders`, `A.Generated.cs.Orders`), each with the members that file declares;
+ * the shared `namespace` and name let the core treat them as one type.
+ *
+ * `namespace` is the namespace of the first type declared in the file, nested block namespaces
+ * joined (`namespace A { namespace B { class C {} } }` → `A.B`); with no type, the first
+ * namespace declared. Types of further namespaces in the same file keep that single value.
+ *
+ * Base lists cannot be told apart syntactically: the first base of a class or record is its
+ * base class (`extends`) unless it is named like an interface (`I` followed by an upper-case
+ * letter); every other base is `implements`. Struct bases are `implements`; interface bases
+ * are `extends`.
+ */
+import type { NodeKind } from '@knowing/graph';
+import type { Node } from 'web-tree-sitter';
+import { countSyntaxErrors, MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, truncate } from './common.js';
+import type {
+  FileExtraction,
+  ImportDecl,
+  LanguageModule,
+  NameRef,
+  ProjectLayout,
+  Reference,
+  ReferenceKind,
+  ResolvedImport,
+  SupertypeRef,
+  SymbolDef,
+} from './types.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type MutableSymbol = Mutable<SymbolDef>;
+
+/**
+ * BCL types that a repository does not define: naming them as type hints, receivers or call
+ * qualifiers would only produce edges to nowhere (or to a same-named repo type).
+ */
+const CSHARP_BUILTIN_TYPES = new Set([
+  'String', 'Object', 'Int16', 'Int32', 'Int64', 'UInt16', 'UInt32', 'UInt64', 'Byte', 'SByte',
+  'Boolean', 'Char', 'Double', 'Single', 'Decimal', 'DateTime', 'DateTimeOffset', 'TimeSpan', 'Guid',
+  'Math', 'Console', 'Convert', 'Environment', 'GC', 'Type', 'Activator', 'Array', 'Enum', 'Attribute',
+  'StringBuilder', 'Encoding', 'Interlocked', 'CancellationToken', 'Uri', 'StringComparison',
+  'StringComparer', 'ArgumentNullException', 'ILogger', 'EventHandler', 'EventArgs', 'System',
+  'Microsoft', 'var', 'dynamic', 'string', 'object', 'int', 'uint', 'long', 'ulong', 'short', 'ushort',
+  'byte', 'sbyte', 'bool', 'char', 'double', 'float', 'decimal', 'nint', 'nuint', 'void',
+]);
+
+/** BCL exceptions: throwing one says little about the code and would make a hub node. */
+const CSHARP_BUILTIN_EXCEPTIONS = new Set([
+  'Exception', 'SystemException', 'ArgumentException', 'ArgumentNullException', 'ArgumentOutOfRangeException',
+  'InvalidOperationException', 'NotImplementedException', 'NotSupportedException', 'NullReferenceException',
+  'KeyNotFoundException', 'IndexOutOfRangeException', 'FormatException', 'TimeoutException',
+  'ObjectDisposedException', 'OperationCanceledException', 'TaskCanceledException',
+  'UnauthorizedAccessException', 'InvalidCastException', 'OverflowException', 'DivideByZeroException',
+  'AggregateException', 'IOException', 'FileNotFoundException', 'DirectoryNotFoundException',
+]);
+
+/** Generic wrappers: a type hint names what they hold (`Task<List<Order>>` → `Order`), not them. */
+const CSHARP_CONTAINERS = new Set([
+  'Task', 'ValueTask', 'List', 'IList', 'IReadOnlyList', 'ICollection', 'IReadOnlyCollection',
+  'IEnumerable', 'IEnumerator', 'IAsyncEnumerable', 'IQueryable', 'IOrderedEnumerable', 'Dictionary',
+  'IDictionary', 'IReadOnlyDictionary', 'ConcurrentDictionary', 'ConcurrentQueue', 'ConcurrentBag',
+  'HashSet', 'ISet', 'SortedSet', 'SortedDictionary', 'Queue', 'Stack', 'LinkedList', 'Func',
+  'Action', 'Nullable', 'Lazy', 'Predicate', 'Expression', 'KeyValuePair', 'Tuple', 'ValueTuple',
+  'ImmutableArray', 'ImmutableList', 'ImmutableDictionary', 'Span', 'ReadOnlySpan', 'Memory',
+  'ReadOnlyMemory', 'IOptions', 'IOptionsMonitor', 'IOptionsSnapshot', 'Channel', 'IObservable',
+]);
+
+/** Attributes that mark a test method (xUnit, NUnit, MSTest) or test class. */
+const TEST_ATTRIBUTES = new Set(['Fact', 'Theory', 'Test', 'TestMethod', 'TestCase', 'TestCaseSource', 'DataTestMethod', 'SkippableFact', 'SkippableTheory']);
+const TEST_CLASS_ATTRIBUTES = new Set(['TestFixture', 'TestClass']);
+
+const TYPE_DECLARATIONS: Readonly<Record<string, NodeKind>> = {
+  class_declaration: 'class',
+  struct_declaration: 'struct',
+  interface_declaration: 'interface',
+  enum_declaration: 'enum',
+  record_declaration: 'class',
+  record_struct_declaration: 'struct',
+};
+
+const INTERFACE_NAME = /^I[A-Z]/;
+const ALL_CAPS = /^[A-Z][A-Z0-9_]*$/;
+
+/** Leaves with nothing to extract: the walk stops there without asking for their children. */
+const LEAF_TYPES = new Set([
+  'integer_literal', 'real_literal', 'boolean_literal', 'null_literal', 'character_literal', 'string_literal',
+  'verbatim_string_literal', 'raw_string_literal', 'predefined_type', 'implicit_type', 'this', 'base',
+]);
+
+interface Binding {
+  readonly type: NameRef | undefined;
+  /** Set for fields and properties: the type that declares them. */
+  readonly owner: NameRef | undefined;
+  /** A local function, callable before its declaration. */
+  readonly localFunction?: boolean;
+  /** Declared with a BCL type (`string`, `Guid`): nothing called on it is repository code. */
+  readonly builtin?: boolean;
+}
+
+interface TypeContext {
+  readonly ref: NameRef;
+  readonly baseClass: NameRef | undefined;
+  readonly isInterface: boolean;
+}
+
+interface PendingComment {
+  readonly startIndex: number;
+  readonly endIndex: number;
+}
+
+function named(node: Node): readonly Node[] {
+  // web-tree-sitter types child lists as nullable, but they never hold null.
+  return node.namedChildren as readonly Node[];
+}
+
+function kids(node: Node): readonly Node[] {
+  return node.children as readonly Node[];
+}
+
+function isCSharpTestFile(path: string): boolean {
+  const segments = path.split('/');
+  const base = segments[segments.length - 1] ?? '';
+  if (/Tests?\.cs$/.test(base)) return true;
+  for (let i = 0; i < segments.length - 1; i++) {
+    const segment = (segments[i] ?? '').toLowerCase();
+    if (segment === 'test' || segment === 'tests' || segment.endsWith('.tests') || segment.endsWith('.test') || segment.endsWith('tests')) return true;
+  }
+  return false;
+}
+
+function refKey(from: number, kind: ReferenceKind, name: string, qualifier: readonly string[], receiverType: NameRef | undefined): string {
+  const receiver = receiverType ? `${receiverType.qualifier.join('.')}:${receiverType.name}` : '';
+  return `${from}|${kind}|${qualifier.join('.')}|${name}|${receiver}`;
+}
+
+/** Union of two optional lists, first-seen order; undefined when both are empty. */
+function mergeRefs<T extends NameRef>(a: readonly T[] | undefined, b: readonly T[] | undefined): T[] | undefined {
+  const out: T[] = [...(a ?? [])];
+  for (const ref of b ?? []) if (!out.some((r) => r.name === ref.name && r.qualifier.join('.') === ref.qualifier.join('.'))) out.push(ref);
+  return out.length > 0 ? out : undefined;
+}
+
+function pushUnique(list: NameRef[], ref: NameRef): void {
+  const same = (r: NameRef) => r.name === ref.name && r.qualifier.length === ref.qualifier.length && r.qualifier.every((q, i) => q === ref.qualifier[i]);
+  if (!list.some(same)) list.push(ref);
+}
+
+/** `/// <summary>Charges <see cref="Invoice"/>.</summary>` → `Charges Invoice.` */
+function cleanXmlDoc(lines: readonly string[]): string {
+  const text = lines
+    .map((line) => line.replace(/^\s*\/\/\/ ?/, '').replace(/^\s*\/\*\*+|\*+\/\s*$/g, '').replace(/^\s*\* ?/, ''))
+    .join('\n')
+    .replace(/<(?:see|seealso)\s+(?:cref|langword|href)="(?:[A-Z]:)?([^"]*)"\s*\/>/g, '$1')
+    .replace(/<(?:paramref|typeparamref)\s+name="([^"]*)"\s*\/>/g, '$1')
+    .replace(/<param\s+name="([^"]*)"\s*>/g, '$1: ')
+    .replace(/<\/?[A-Za-z][^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
+  const cleaned = text
+    .split('\n')
+    .map((line) => line.trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  return truncate(cleaned, MAX_DOC_CHARS);
+}
+
+/** Segments of a `qualified_name` / `alias_qualified_name` / `identifier` (`global::` dropped). */
+function nameSegments(node: Node, out: string[]): void {
+  switch (node.type) {
+    case 'identifier':
+      out.push(node.text);
+      return;
+    case 'qualified_name': {
+      const qualifier = node.childForFieldName('qualifier');
+      const name = node.childForFieldName('name');
+      if (qualifier) nameSegments(qualifier, out);
+      if (name) nameSegments(name, out);
+      return;
+    }
+    case 'alias_qualified_name': {
+      const alias = node.childForFieldName('alias');
+      const name = node.childForFieldName('name');
+      if (alias && alias.text !== 'global') out.push(alias.text);
+      if (name) nameSegments(name, out);
+      return;
+    }
+    case 'generic_name': {
+      const id = node.namedChild(0);
+      if (id) out.push(id.text);
+      return;
+    }
+    default:
+      out.push(node.text);
+  }
+}
+
+function dottedName(node: Node): string {
+  const segments: string[] = [];
+  nameSegments(node, segments);
+  return segments.join('.');
+}
+
+/** The type a type node names, generics/nullable/arrays stripped; undefined for predefined types and `var`. */
+function typeRef(node: Node | null | undefined): NameRef | undefined {
+  if (!node) return undefined;
+  switch (node.type) {
+    case 'identifier':
+      return { name: node.text, qualifier: [] };
+    case 'generic_name': {
+      const id = node.namedChild(0);
+      return id ? { name: id.text, qualifier: [] } : undefined;
+    }
+    case 'qualified_name':
+    case 'alias_qualified_name': {
+      const segments: string[] = [];
+      nameSegments(node, segments);
+      const name = segments.pop();
+      return name ? { name, qualifier: segments } : undefined;
+    }
+    case 'nullable_type':
+    case 'array_type':
+    case 'pointer_type':
+    case 'ref_type':
+    case 'scoped_type':
+      return typeRef(node.childForFieldName('type') ?? node.namedChild(0));
+    case 'predefined_type':
+      // `string`, `int`: kept so that they can be recognised as builtins.
+      return { name: node.text, qualifier: [] };
+    default:
+      return undefined;
+  }
+}
+
+class CSharpFileExtractor {
+  readonly symbols: MutableSymbol[] = [];
+  readonly references: Reference[] = [];
+  readonly imports: ImportDecl[] = [];
+  namespace = '';
+
+  private firstNamespace = '';
+  private namespaceFromType = false;
+  private namespaces: string[] = [];
+  private readonly seen = new Set<string>();
+  /** Symbols by parent, scope, name and kind: overloads merge, so one qualified name stays one symbol. */
+  private readonly symbolKeys = new Map<string, number>();
+  private readonly comments = new Map<number, PendingComment>();
+  private readonly fileIsTest: boolean;
+  private from = -1;
+  private scope: string[] = [];
+  private readonly types: TypeContext[] = [];
+  private readonly frames: Map<string, Binding>[] = [];
+  private readonly typeParams: Set<string>[] = [];
+
+  constructor(
+    private readonly source: string,
+    path: string,
+  ) {
+    this.fileIsTest = isCSharpTestFile(path);
+  }
+
+  finish(): void {
+    if (!this.namespaceFromType) this.namespace = this.firstNamespace;
+  }
+
+  // ---- walking --------------------------------------------------------------------------
+
+  visit(node: Node): void {
+    // `type` crosses into WASM on every read: read it once.
+    const nodeType = node.type;
+    switch (nodeType) {
+      case 'comment': {
+        const start = node.startIndex;
+        if (this.source.startsWith('///', start) || this.source.startsWith('/**', start)) {
+          this.comments.set(node.endPosition.row, { startIndex: start, endIndex: node.endIndex });
+        }
+        return;
+      }
+      case 'using_directive':
+        this.usingDirective(node);
+        return;
+      case 'namespace_declaration':
+        this.namespaceDeclaration(node);
+        return;
+      case 'file_scoped_namespace_declaration': {
+        const name = node.childForFieldName('name');
+        if (name) this.enterNamespace(dottedName(name), true);
+        // Older grammars nest the rest of the file inside the declaration.
+        for (const child of named(node)) if (child.id !== name?.id) this.visit(child);
+        return;
+      }
+      case 'class_declaration':
+      case 'struct_declaration':
+      case 'interface_declaration':
+      case 'enum_declaration':
+      case 'record_declaration':
+      case 'record_struct_declaration':
+        this.typeDeclaration(node, this.typeKind(node));
+        return;
+      case 'delegate_declaration':
+        this.delegateDeclaration(node);
+        return;
+      case 'method_declaration':
+        this.methodDeclaration(node, 'method');
+        return;
+      case 'constructor_declaration':
+        this.methodDeclaration(node, 'constructor');
+        return;
+      case 'local_function_statement':
+        this.methodDeclaration(node, 'function');
+        return;
+      case 'destructor_declaration':
+      case 'operator_declaration':
+      case 'conversion_operator_declaration':
+      case 'indexer_declaration':
+        // No symbol; what their bodies use counts for the enclosing type.
+        this.frames.push(new Map());
+        try {
+          for (const child of named(node)) {
+            if (child.type === 'parameter_list' || child.type === 'bracketed_parameter_list') this.visitChildren(child);
+            else if (child.type === 'block' || child.type === 'arrow_expression_clause' || child.type === 'accessor_list') this.visit(child);
+          }
+        } finally {
+          this.frames.pop();
+        }
+        return;
+      case 'property_declaration':
+        this.propertyDeclaration(node);
+        return;
+      case 'field_declaration':
+      case 'event_field_declaration':
+        this.fieldDeclaration(node);
+        return;
+      case 'event_declaration':
+        this.propertyDeclaration(node);
+        return;
+      case 'enum_member_declaration':
+        this.enumMember(node);
+        return;
+      case 'variable_declaration':
+        this.localVariables(node);
+        return;
+      case 'invocation_expression':
+        this.invocation(node);
+        return;
+      case 'object_creation_expression':
+        this.objectCreation(node, 'new');
+        return;
+      case 'throw_statement':
+      case 'throw_expression': {
+        const thrown = node.namedChild(0);
+        if (thrown?.type === 'object_creation_expression') this.objectCreation(thrown, 'raise');
+        else if (thrown) this.visit(thrown);
+        return;
+      }
+      case 'member_access_expression':
+        this.memberAccess(node);
+        return;
+      case 'conditional_access_expression':
+        this.conditionalAccess(node);
+        return;
+      case 'identifier':
+        this.bareIdentifier(node);
+        return;
+      case 'cast_expression':
+        this.typeUse(node.childForFieldName('type'));
+        this.visitOptional(node.childForFieldName('value'));
+        return;
+      case 'as_expression':
+        this.visitOptional(node.childForFieldName('left'));
+        this.typeUse(node.childForFieldName('right'));
+        return;
+      case 'is_expression':
+        this.visitOptional(node.childForFieldName('left'));
+        this.typeUse(node.childForFieldName('right'));
+        return;
+      case 'declaration_pattern':
+      case 'declaration_expression': {
+        const type = node.childForFieldName('type');
+        this.typeUse(type);
+        const name = node.childForFieldName('name');
+        if (name?.type === 'identifier') this.bind(name.text, typeRef(type));
+        return;
+      }
+      case 'type_pattern':
+      case 'typeof_expression':
+      case 'default_expression':
+      case 'sizeof_expression':
+        this.typeUse(node.childForFieldName('type') ?? node.namedChild(0));
+        return;
+      case 'recursive_pattern': {
+        const type = node.childForFieldName('type');
+        this.typeUse(type);
+        for (const child of named(node)) {
+          if (child.id === type?.id) continue;
+          if (child.type === 'identifier') this.bind(child.text, typeRef(type));
+          else this.visit(child);
+        }
+        return;
+      }
+      case 'lambda_expression':
+      case 'anonymous_method_expression':
+        this.lambda(node);
+        return;
+      case 'foreach_statement': {
+        const type = node.childForFieldName('type');
+        this.typeUse(type);
+        const left = node.childForFieldName('left');
+        if (left?.type === 'identifier') this.bind(left.text, typeRef(type));
+        else if (left) this.visit(left);
+        this.visitOptional(node.childForFieldName('right'));
+        this.visitOptional(node.childForFieldName('body'));
+        return;
+      }
+      case 'catch_declaration': {
+        const type = node.childForFieldName('type');
+        this.typeUse(type);
+        const name = node.childForFieldName('name');
+        if (name) this.bind(name.text, typeRef(type));
+        return;
+      }
+      case 'parameter':
+        this.parameter(node);
+        return;
+      case 'argument': {
+        // `name: value` — the name is the parameter's, not a use.
+        const label = node.childForFieldName('name');
+        for (const child of named(node)) if (!label || child.id !== label.id) this.visit(child);
+        return;
+      }
+      case 'from_clause':
+      case 'let_clause':
+      case 'join_clause':
+      case 'join_into_clause':
+      case 'query_continuation': {
+        const name = node.childForFieldName('name');
+        const type = node.childForFieldName('type');
+        if (name) this.bind(name.text, typeRef(type));
+        for (const child of named(node)) if (child.id !== name?.id && child.id !== type?.id) this.visit(child);
+        return;
+      }
+      case 'initializer_expression':
+        this.initializer(node, undefined);
+        return;
+      case 'attribute_list':
+        for (const attribute of named(node)) for (const child of named(attribute)) if (child.type === 'attribute_argument_list') this.visit(child);
+        return;
+      case 'attribute_argument': {
+        for (const child of named(node)) if (child.type !== 'name_equals' && child.type !== 'name_colon') this.visit(child);
+        return;
+      }
+      case 'name_colon':
+      case 'name_equals':
+      case 'labeled_statement':
+      case 'goto_statement':
+        for (const child of named(node)) if (child.type !== 'identifier') this.visit(child);
+        return;
+      case 'generic_name':
+      case 'qualified_name':
+      case 'array_type':
+      case 'nullable_type':
+        this.typeUse(node);
+        return;
+      default:
+        if (!LEAF_TYPES.has(nodeType)) this.visitChildren(node);
+    }
+  }
+
+  private visitChildren(node: Node): void {
+    for (const child of named(node)) this.visit(child);
+  }
+
+  private visitOptional(node: Node | null): void {
+    if (node) this.visit(node);
+  }
+
+  // ---- namespaces -----------------------------------------------------------------------
+
+  private namespaceDeclaration(node: Node): void {
+    const nameNode = node.childForFieldName('name');
+    const saved = this.namespaces;
+    if (nameNode) this.enterNamespace(dottedName(nameNode), false);
+    try {
+      const body = node.childForFieldName('body');
+      if (body) this.visitChildren(body);
+    } finally {
+      this.namespaces = saved;
+    }
+  }
+
+  private enterNamespace(name: string, fileScoped: boolean): void {
+    this.namespaces = fileScoped ? [name] : [...this.namespaces, name];
+    if (!this.firstNamespace) this.firstNamespace = this.namespaces.join('.');
+  }
+
+  // ---- declarations ---------------------------------------------------------------------
+
+  private typeKind(node: Node): NodeKind {
+    if (node.type === 'record_declaration' && kids(node).some((c) => c.type === 'struct')) return 'struct';
+    return TYPE_DECLARATIONS[node.type] ?? 'class';
+  }
+
+  private typeDeclaration(node: Node, kind: NodeKind): void {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) {
+      this.visitChildren(node);
+      return;
+    }
+    if (!this.namespaceFromType && this.types.length === 0 && this.from < 0) {
+      this.namespaceFromType = true;
+      this.namespace = this.namespaces.join('.');
+    }
+    const name = nameNode.text;
+    const modifiers = this.modifiers(node);
+    let typeParamList: Node | undefined;
+    let baseList: Node | undefined;
+    let recordParams: Node | undefined;
+    const constraints: Node[] = [];
+    for (const child of named(node)) {
+      if (child.type === 'type_parameter_list') typeParamList = child;
+      else if (child.type === 'base_list') baseList = child;
+      else if (child.type === 'parameter_list') recordParams = child;
+      else if (child.type === 'type_parameter_constraints_clause') constraints.push(child);
+    }
+    this.typeParams.push(this.typeParameterNames(typeParamList));
+
+    const supertypes: SupertypeRef[] = [];
+    const baseTypeNodes: Node[] = [];
+    const baseArguments: Node[] = [];
+    let baseClass: NameRef | undefined;
+    if (baseList && kind !== 'enum') {
+      let position = 0;
+      for (const child of named(baseList)) {
+        if (child.type === 'argument_list') {
+          baseArguments.push(child);
+          continue;
+        }
+        let typeNode = child;
+        if (child.type === 'primary_constructor_base_type') {
+          typeNode = child.childForFieldName('type') ?? child.namedChild(0) ?? child;
+          for (const arg of named(child)) if (arg.type === 'argument_list') baseArguments.push(arg);
+        }
+        const ref = typeRef(typeNode);
+        baseTypeNodes.push(typeNode);
+        if (!ref) continue;
+        let relation: SupertypeRef['relation'];
+        if (kind === 'interface') relation = 'extends';
+        else if (kind === 'class' && position === 0 && !INTERFACE_NAME.test(ref.name)) relation = 'extends';
+        else relation = 'implements';
+        if (relation === 'extends' && kind !== 'interface') baseClass = ref;
+        supertypes.push({ ...ref, relation });
+        position++;
+      }
+    }
+
+    const enclosing = this.types[this.types.length - 1];
+    const inMember = this.from >= 0 && !isTypeKind(this.symbols[this.from]?.kind);
+    const exported = inMember ? false : this.isExported(modifiers.keywords, enclosing);
+    const body = node.childForFieldName('body') ?? named(node).find((c) => c.type === 'declaration_list' || c.type === 'enum_member_declaration_list');
+    const index = this.addSymbol(node, name, kind, {
+      exported,
+      isTest: this.fileIsTest || modifiers.isTestClass,
+      decorators: modifiers.decorators,
+      supertypes,
+      signatureStart: modifiers.declarationStart,
+      signatureEnd: body?.startIndex ?? this.lineEnd(modifiers.declarationStart ?? node.startIndex, node.endIndex),
+    });
+
+    this.enterType(index, name, baseClass, kind === 'interface', () => {
+      for (const attrArgs of modifiers.attributeArguments) this.visit(attrArgs);
+      for (const typeNode of baseTypeNodes) this.typeArgumentUses(typeNode);
+      for (const clause of constraints) this.constraintUses(clause);
+      const members = this.frames[this.frames.length - 1];
+      if (recordParams) {
+        // Positional record parameters (and primary-constructor parameters) are members.
+        for (const parameter of named(recordParams)) {
+          if (parameter.type !== 'parameter') continue;
+          const paramName = parameter.childForFieldName('name');
+          const type = parameter.childForFieldName('type');
+          if (!paramName) continue;
+          members?.set(paramName.text, { type: this.declaredType(type), owner: node.type.startsWith('record') ? this.currentTypeRef() : undefined });
+          if (node.type.startsWith('record')) {
+            this.addSymbol(parameter, paramName.text, 'property', {
+              exported,
+              isTest: this.fileIsTest,
+              noDoc: true,
+              typeHints: this.typeHints([type]),
+              valueType: this.declaredType(type),
+            });
+          }
+        }
+      }
+      for (const args of baseArguments) this.visit(args);
+      if (body) {
+        this.collectMembers(body, members);
+        this.visitChildren(body);
+      }
+    });
+    this.typeParams.pop();
+  }
+
+  /** Fields and properties of a type body, known before its methods are walked. */
+  private collectMembers(body: Node, frame: Map<string, Binding> | undefined): void {
+    if (!frame) return;
+    const owner = this.currentTypeRef();
+    for (const member of named(body)) {
+      if (member.type === 'field_declaration' || member.type === 'event_field_declaration') {
+        const declaration = named(member).find((c) => c.type === 'variable_declaration');
+        if (!declaration) continue;
+        const type = this.declaredType(declaration.childForFieldName('type'));
+        for (const declarator of named(declaration)) {
+          if (declarator.type !== 'variable_declarator') continue;
+          const name = declarator.childForFieldName('name') ?? declarator.namedChild(0);
+          if (name) frame.set(name.text, { type, owner });
+        }
+      } else if (member.type === 'property_declaration' || member.type === 'event_declaration') {
+        const name = member.childForFieldName('name');
+        if (name) frame.set(name.text, { type: this.declaredType(member.childForFieldName('type')), owner });
+      }
+    }
+  }
+
+  private enterType(index: number, name: string, baseClass: NameRef | undefined, isInterface: boolean, walk: () => void): void {
+    const saved = { from: this.from, scope: this.scope };
+    this.types.push({ ref: { name, qualifier: this.scope }, baseClass, isInterface });
+    this.frames.push(new Map());
+    this.from = index;
+    this.scope = [...this.scope, name];
+    try {
+      walk();
+    } finally {
+      this.types.pop();
+      this.frames.pop();
+      this.from = saved.from;
+      this.scope = saved.scope;
+    }
+  }
+
+  private enterMember(index: number, name: string, walk: () => void): void {
+    const saved = { from: this.from, scope: this.scope };
+    this.frames.push(new Map());
+    this.from = index;
+    this.scope = [...this.scope, name];
+    try {
+      walk();
+    } finally {
+      this.frames.pop();
+      this.from = saved.from;
+      this.scope = saved.scope;
+    }
+  }
+
+  private delegateDeclaration(node: Node): void {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) return;
+    const modifiers = this.modifiers(node);
+    const typeParamList = node.childForFieldName('type_parameters') ?? named(node).find((c) => c.type === 'type_parameter_list');
+    this.typeParams.push(this.typeParameterNames(typeParamList ?? undefined));
+    const parameters = node.childForFieldName('parameters');
+    const hints: (Node | null)[] = [node.childForFieldName('type') ?? node.childForFieldName('returns')];
+    for (const parameter of parameters ? named(parameters) : []) if (parameter.type === 'parameter') hints.push(parameter.childForFieldName('type'));
+    const index = this.addSymbol(node, nameNode.text, 'type_alias', {
+      exported: this.isExported(modifiers.keywords, this.types[this.types.length - 1]),
+      isTest: this.fileIsTest,
+      decorators: modifiers.decorators,
+      typeHints: this.typeHints(hints),
+      signatureStart: modifiers.declarationStart,
+    });
+    this.enterMember(index, nameNode.text, () => {
+      for (const attrArgs of modifiers.attributeArguments) this.visit(attrArgs);
+    });
+    this.typeParams.pop();
+  }
+
+  private methodDeclaration(node: Node, kind: NodeKind): void {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) {
+      this.visitChildren(node);
+      return;
+    }
+    const name = nameNode.text;
+    const modifiers = this.modifiers(node);
+    const typeParamList = node.childForFieldName('type_parameters') ?? named(node).find((c) => c.type === 'type_parameter_list');
+    this.typeParams.push(this.typeParameterNames(typeParamList ?? undefined));
+    const parameters = node.childForFieldName('parameters');
+    const returns = node.childForFieldName('returns') ?? node.childForFieldName('type');
+    const hints: (Node | null)[] = [];
+    for (const parameter of parameters ? named(parameters) : []) if (parameter.type === 'parameter') hints.push(parameter.childForFieldName('type'));
+    hints.push(returns);
+    const body = node.childForFieldName('body');
+    const enclosing = this.types[this.types.length - 1];
+    const explicitInterface = named(node).some((c) => c.type === 'explicit_interface_specifier');
+    const exported = kind === 'function' ? false : explicitInterface || this.isExported(modifiers.keywords, enclosing);
+    const index = this.addSymbol(node, name, kind, {
+      exported,
+      isTest: this.fileIsTest || modifiers.isTest,
+      decorators: modifiers.decorators,
+      typeHints: this.typeHints(hints),
+      overrides: modifiers.keywords.has('override'),
+      signatureStart: modifiers.declarationStart,
+      signatureEnd: body?.startIndex,
+    });
+    this.enterMember(index, name, () => {
+      for (const attrArgs of modifiers.attributeArguments) this.visit(attrArgs);
+      if (parameters) this.visitChildren(parameters);
+      for (const child of named(node)) {
+        if (child.type === 'type_parameter_constraints_clause') this.constraintUses(child);
+        else if (child.type === 'constructor_initializer') this.constructorInitializer(child);
+      }
+      if (body) {
+        this.declareLocalFunctions(body);
+        this.visit(body);
+      }
+    });
+    this.typeParams.pop();
+  }
+
+  /** Local functions of a body are in scope from its start, so calls before them resolve. */
+  private declareLocalFunctions(body: Node): void {
+    const frame = this.frames[this.frames.length - 1];
+    if (!frame || body.type !== 'block') return;
+    for (const statement of named(body)) {
+      if (statement.type !== 'local_function_statement') continue;
+      const name = statement.childForFieldName('name');
+      if (name) frame.set(name.text, { type: undefined, owner: undefined, localFunction: true });
+    }
+  }
+
+  private propertyDeclaration(node: Node): void {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) return;
+    const modifiers = this.modifiers(node);
+    const typeNode = node.childForFieldName('type');
+    const accessors = node.childForFieldName('accessors');
+    const value = node.childForFieldName('value');
+    const bodyStart = accessors?.startIndex ?? value?.startIndex;
+    const explicitInterface = named(node).some((c) => c.type === 'explicit_interface_specifier');
+    const index = this.addSymbol(node, nameNode.text, node.type === 'event_declaration' ? 'field' : 'property', {
+      exported: explicitInterface || this.isExported(modifiers.keywords, this.types[this.types.length - 1]),
+      isTest: this.fileIsTest,
+      decorators: modifiers.decorators,
+      typeHints: this.typeHints([typeNode]),
+      valueType: this.declaredType(typeNode),
+      overrides: modifiers.keywords.has('override'),
+      signatureStart: modifiers.declarationStart,
+      signatureEnd: bodyStart ?? this.lineEnd(modifiers.declarationStart ?? node.startIndex, node.endIndex),
+    });
+    this.enterMember(index, nameNode.text, () => {
+      for (const attrArgs of modifiers.attributeArguments) this.visit(attrArgs);
+      if (accessors) this.visit(accessors);
+      if (value) this.visit(value);
+      for (const child of named(node)) {
+        // `{ get; } = new Foo();`
+        if (child.type === 'equals_value_clause' || child.type.endsWith('_expression')) this.visitInitializer(child, typeNode);
+      }
+    });
+  }
+
+  private fieldDeclaration(node: Node): void {
+    const modifiers = this.modifiers(node);
+    const declaration = named(node).find((c) => c.type === 'variable_declaration');
+    if (!declaration) return;
+    const typeNode = declaration.childForFieldName('type');
+    const valueType = this.declaredType(typeNode);
+    const typeHints = this.typeHints([typeNode]);
+    const kind: NodeKind = modifiers.keywords.has('const') ? 'constant' : 'field';
+    const exported = this.isExported(modifiers.keywords, this.types[this.types.length - 1]);
+    for (const declarator of named(declaration)) {
+      if (declarator.type !== 'variable_declarator') continue;
+      const name = declarator.childForFieldName('name') ?? declarator.namedChild(0);
+      if (!name) continue;
+      const index = this.addSymbol(node, name.text, kind, {
+        exported,
+        isTest: this.fileIsTest,
+        decorators: modifiers.decorators,
+        typeHints,
+        valueType,
+        signatureStart: modifiers.declarationStart,
+        signatureEnd: this.lineEnd(modifiers.declarationStart ?? node.startIndex, node.endIndex),
+      });
+      this.enterMember(index, name.text, () => {
+        for (const attrArgs of modifiers.attributeArguments) this.visit(attrArgs);
+        for (const child of named(declarator)) if (child.id !== name.id) this.visitInitializer(child, typeNode);
+      });
+    }
+  }
+
+  private enumMember(node: Node): void {
+    const name = node.childForFieldName('name');
+    if (!name) return;
+    const modifiers = this.modifiers(node);
+    const enclosing = this.types[this.types.length - 1];
+    const index = this.addSymbol(node, name.text, 'constant', {
+      exported: true,
+      isTest: this.fileIsTest,
+      decorators: modifiers.decorators,
+      valueType: enclosing?.ref,
+    });
+    const value = node.childForFieldName('value');
+    this.enterMember(index, name.text, () => {
+      for (const attrArgs of modifiers.attributeArguments) this.visit(attrArgs);
+      if (value) this.visit(value);
+    });
+  }
+
+  private parameter(node: Node): void {
+    const type = node.childForFieldName('type');
+    const name = node.childForFieldName('name');
+    for (const child of named(node)) {
+      if (child.type === 'attribute_list') this.visit(child);
+      else if (child.type === 'equals_value_clause') this.visit(child);
+    }
+    if (name) this.bind(name.text, typeRef(type));
+  }
+
+  private localVariables(node: Node): void {
+    const typeNode = node.childForFieldName('type');
+    this.typeUse(typeNode);
+    const declared = this.declaredType(typeNode);
+    for (const declarator of named(node)) {
+      if (declarator.type !== 'variable_declarator') continue;
+      const name = declarator.childForFieldName('name') ?? declarator.namedChild(0);
+      let inferred: NameRef | undefined;
+      for (const child of named(declarator)) {
+        if (child.id === name?.id) continue;
+        this.visitInitializer(child, typeNode);
+        inferred ??= this.expressionType(child.type === 'equals_value_clause' ? child.namedChild(0) : child);
+      }
+      if (name) this.bind(name.text, declared ?? inferred);
+    }
+  }
+
+  /** An initializer; a target-typed `new()` constructs the declared type. */
+  private visitInitializer(value: Node, declaredType: Node | null): void {
+    const expression = value.type === 'equals_value_clause' ? value.namedChild(0) : value;
+    if (expression?.type === 'implicit_object_creation_expression') {
+      const type = typeRef(declaredType);
+      if (type && this.isInterestingType(type)) this.addRef('new', type.name, type.qualifier, undefined, expression);
+      for (const child of named(expression)) {
+        if (child.type === 'initializer_expression') this.initializer(child, type);
+        else this.visit(child);
+      }
+      return;
+    }
+    this.visit(value);
+  }
+
+  private lambda(node: Node): void {
+    this.frames.push(new Map());
+    try {
+      for (const child of named(node)) {
+        if (child.type === 'parameter_list') this.visitChildren(child);
+        else if (child.type === 'implicit_parameter_list' || child.type === 'implicit_parameter') {
+          for (const p of child.type === 'implicit_parameter' ? [child] : named(child)) this.bind(p.text, undefined);
+        } else if (child.type === 'identifier' && child.nextSibling?.type === '=>') this.bind(child.text, undefined);
+        else if (child.type !== 'modifier' && child.type !== 'attribute_list') this.visit(child);
+      }
+    } finally {
+      this.frames.pop();
+    }
+  }
+
+  // ---- uses -----------------------------------------------------------------------------
+
+  private invocation(node: Node): void {
+    const fn = node.childForFieldName('function');
+    const args = node.childForFieldName('arguments');
+    if (fn) {
+      switch (fn.type) {
+        case 'identifier': {
+          const name = fn.text;
+          if (name === 'nameof') return;
+          const binding = this.lookup(name);
+          // A local function is found lexically, not on the type; a local delegate is no method.
+          if (binding?.localFunction) this.addRef('call', name, [], undefined, node);
+          else if (binding?.owner) this.addRef('field', name, [], binding.owner, node);
+          // Implicit `this`, an outer type or a `using static`: the core looks them up lexically.
+          else if (!binding) this.addRef('call', name, [], undefined, node);
+          break;
+        }
+        case 'generic_name': {
+          const id = fn.namedChild(0);
+          if (id) this.addRef('call', id.text, [], undefined, node);
+          this.typeArgumentsUse(fn);
+          break;
+        }
+        case 'member_access_expression': {
+          const object = fn.childForFieldName('expression');
+          const nameNode = fn.childForFieldName('name');
+          if (object && nameNode) {
+            const name = nameNode.type === 'generic_name' ? nameNode.namedChild(0)?.text : nameNode.text;
+            if (name) this.qualifiedUse('call', name, object, node);
+            if (nameNode.type === 'generic_name') this.typeArgumentsUse(nameNode);
+            this.visitReceiver(object);
+          }
+          break;
+        }
+        case 'conditional_access_expression': {
+          const object = fn.childForFieldName('condition') ?? fn.namedChild(0);
+          const binding = named(fn).find((c) => c.type === 'member_binding_expression');
+          const nameNode = binding?.childForFieldName('name');
+          const name = nameNode?.type === 'generic_name' ? nameNode.namedChild(0)?.text : nameNode?.text;
+          if (object && name) {
+            this.qualifiedUse('call', name, object, node);
+            this.visitReceiver(object);
+          } else this.visit(fn);
+          break;
+        }
+        case 'member_binding_expression': {
+          const nameNode = fn.childForFieldName('name');
+          const name = nameNode?.type === 'generic_name' ? nameNode.namedChild(0)?.text : nameNode?.text;
+          if (name) this.addRef('call', name, ['?'], undefined, node);
+          break;
+        }
+        default:
+          this.visit(fn);
+      }
+    }
+    if (args) this.visit(args);
+  }
+
+  private visitReceiver(object: Node): void {
+    if (object.type === 'identifier') this.bareIdentifier(object);
+    else if (object.type === 'member_access_expression') this.memberAccess(object);
+    else if (object.type !== 'this' && object.type !== 'base' && object.type !== 'predefined_type') this.visit(object);
+  }
+
+  /** `<object>.name` with the qualifier as written and the receiver type when known. */
+  private qualifiedUse(kind: ReferenceKind, name: string, object: Node, at: Node, chain = this.chainSegments(object)): void {
+    if (!chain) {
+      // Any other expression: `?` stands for a receiver that has no name.
+      this.addRef(kind, name, ['?'], this.expressionType(object), at);
+      return;
+    }
+    const root = chain[0] ?? '';
+    if (root === 'this') {
+      this.addRef(kind, name, chain, chain.length === 1 ? this.currentTypeRef() : this.memberTypeOfThis(chain[1]), at);
+      return;
+    }
+    if (root === 'base') {
+      this.addRef(kind, name, chain, chain.length === 1 ? this.types[this.types.length - 1]?.baseClass : undefined, at);
+      return;
+    }
+    const binding = this.lookup(root);
+    if (binding) {
+      if (!binding.builtin) this.addRef(kind, name, chain, chain.length === 1 ? binding.type : undefined, at);
+      return;
+    }
+    if (CSHARP_BUILTIN_TYPES.has(root) || /^[a-z]+$/.test(root) && object.type === 'predefined_type') return;
+    this.addRef(kind === 'field' && /^[A-Z]/.test(root) ? 'value' : kind, name, chain, undefined, at);
+  }
+
+  private memberAccess(node: Node): void {
+    const object = node.childForFieldName('expression');
+    const nameNode = node.childForFieldName('name');
+    if (!object || !nameNode) {
+      this.visitChildren(node);
+      return;
+    }
+    if (nameNode.type === 'generic_name') this.typeArgumentsUse(nameNode);
+    const name = nameNode.type === 'generic_name' ? nameNode.namedChild(0)?.text : nameNode.text;
+    const chain = this.chainSegments(object);
+    if (chain && name) {
+      const root = chain[0] ?? '';
+      const known = root === 'this' || root === 'base' || this.lookup(root) !== undefined;
+      // `Type.Member`; a longer upper-case chain may start with a namespace (`Acme.Util.Helper`).
+      if (known || (chain.length === 1 && /^[A-Z]/.test(root))) this.qualifiedUse('field', name, object, node, chain);
+      this.visitReceiver(object);
+      return;
+    }
+    if (name && object.type !== 'predefined_type') this.addRef('field', name, ['?'], this.expressionType(object), node);
+    this.visit(object);
+  }
+
+  private conditionalAccess(node: Node): void {
+    // `a?.B` outside a call: a member read on `a`.
+    const object = node.childForFieldName('condition') ?? node.namedChild(0);
+    for (const child of named(node)) {
+      if (child.id === object?.id) continue;
+      if (child.type === 'member_binding_expression') {
+        const nameNode = child.childForFieldName('name');
+        if (nameNode && object && nameNode.type === 'identifier') this.qualifiedUse('field', nameNode.text, object, child);
+      } else this.visit(child);
+    }
+    if (object) this.visitReceiver(object);
+  }
+
+  private chainSegments(node: Node): string[] | undefined {
+    switch (node.type) {
+      case 'identifier':
+      case 'this':
+      case 'base':
+        return [node.text];
+      case 'predefined_type':
+        return [node.text];
+      case 'member_access_expression': {
+        const object = node.childForFieldName('expression');
+        const name = node.childForFieldName('name');
+        if (!object || !name || name.type !== 'identifier') return undefined;
+        const head = this.chainSegments(object);
+        return head ? [...head, name.text] : undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  private bareIdentifier(node: Node): void {
+    const name = node.text;
+    const binding = this.lookup(name);
+    if (binding) {
+      if (binding.owner) this.addRef('field', name, [], binding.owner, node);
+      return;
+    }
+    if (ALL_CAPS.test(name) && name.length > 1) this.addRef('value', name, [], undefined, node);
+  }
+
+  private constructorInitializer(node: Node): void {
+    const context = this.types[this.types.length - 1];
+    const isBase = kids(node).some((c) => c.type === 'base');
+    if (isBase && context?.baseClass) this.addRef('call', context.baseClass.name, ['base'], context.baseClass, node);
+    else if (!isBase && context) this.addRef('call', context.ref.name, ['this'], context.ref, node);
+    this.visitChildren(node);
+  }
+
+  private objectCreation(node: Node, kind: 'new' | 'raise'): void {
+    const typeNode = node.childForFieldName('type');
+    const type = typeRef(typeNode);
+    const library = type !== undefined && type.qualifier.length === 0 && (CSHARP_CONTAINERS.has(type.name) || CSHARP_BUILTIN_EXCEPTIONS.has(type.name));
+    if (type && this.isInterestingType(type) && !library) this.addRef(kind, type.name, type.qualifier, undefined, node);
+    if (typeNode) this.typeArgumentUses(typeNode);
+    this.visitOptional(node.childForFieldName('arguments'));
+    const initializer = node.childForFieldName('initializer');
+    if (initializer) this.initializer(initializer, type);
+  }
+
+  /** `new Foo { A = 1 }`: `A` is a member of Foo. */
+  private initializer(node: Node, type: NameRef | undefined): void {
+    for (const child of named(node)) {
+      if (child.type === 'assignment_expression') {
+        const left = child.childForFieldName('left');
+        if (left?.type === 'identifier' && type) {
+          this.addRef('field', left.text, [], type, left);
+          this.visitOptional(child.childForFieldName('right'));
+          continue;
+        }
+      }
+      this.visit(child);
+    }
+  }
+
+  private typeUse(node: Node | null, kind: ReferenceKind = 'type'): void {
+    if (!node) return;
+    const names: NameRef[] = [];
+    this.collectTypeNames(node, names, true);
+    for (const ref of names) {
+      if (ref.qualifier.length === 0 && CSHARP_BUILTIN_EXCEPTIONS.has(ref.name)) continue;
+      this.addRef(kind, ref.name, ref.qualifier, undefined, node);
+    }
+  }
+
+  /** Arguments of a `generic_name` (`Do<Foo>`, `Base<Foo>`) as type uses. */
+  private typeArgumentsUse(node: Node): void {
+    if (node.type !== 'generic_name') return;
+    for (const child of named(node)) if (child.type === 'type_argument_list') for (const arg of named(child)) this.typeUse(arg);
+  }
+
+  private typeArgumentUses(node: Node): void {
+    if (node.type === 'generic_name') this.typeArgumentsUse(node);
+    else if (node.type === 'qualified_name') {
+      const name = node.childForFieldName('name');
+      if (name) this.typeArgumentUses(name);
+    }
+  }
+
+  private constraintUses(clause: Node): void {
+    for (const constraint of named(clause)) {
+      if (constraint.type !== 'type_parameter_constraint') continue;
+      const type = constraint.childForFieldName('type');
+      if (type) this.typeUse(type);
+    }
+  }
+
+  // ---- types ----------------------------------------------------------------------------
+
+  private collectTypeNames(node: Node, out: NameRef[], unwrapContainers: boolean): void {
+    switch (node.type) {
+      case 'identifier':
+      case 'qualified_name':
+      case 'alias_qualified_name': {
+        const ref = typeRef(node);
+        if (ref && this.isInterestingType(ref) && !(unwrapContainers && CSHARP_CONTAINERS.has(ref.name))) pushUnique(out, ref);
+        if (node.type === 'qualified_name') {
+          const last = node.childForFieldName('name');
+          if (last?.type === 'generic_name') this.collectTypeNames(last, out, unwrapContainers);
+        }
+        return;
+      }
+      case 'generic_name': {
+        const ref = typeRef(node);
+        if (ref && this.isInterestingType(ref) && !(unwrapContainers && CSHARP_CONTAINERS.has(ref.name))) pushUnique(out, ref);
+        for (const child of named(node)) {
+          if (child.type === 'type_argument_list') for (const arg of named(child)) this.collectTypeNames(arg, out, unwrapContainers);
+        }
+        return;
+      }
+      case 'nullable_type':
+      case 'array_type':
+      case 'pointer_type':
+      case 'ref_type':
+      case 'scoped_type':
+      case 'tuple_type':
+      case 'tuple_element': {
+        const inner = node.type === 'tuple_type' ? undefined : node.childForFieldName('type');
+        if (inner) this.collectTypeNames(inner, out, unwrapContainers);
+        else for (const child of named(node)) if (child.type !== 'identifier' || node.type !== 'tuple_element') this.collectTypeNames(child, out, unwrapContainers);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private isInterestingType(ref: NameRef): boolean {
+    if (ref.qualifier.length === 0) {
+      if (CSHARP_BUILTIN_TYPES.has(ref.name) || CSHARP_BUILTIN_EXCEPTIONS.has(ref.name)) return false;
+      for (const params of this.typeParams) if (params.has(ref.name)) return false;
+      return true;
+    }
+    const root = ref.qualifier[0];
+    return root !== 'System' && root !== 'Microsoft';
+  }
+
+  private typeHints(nodes: readonly (Node | null)[]): NameRef[] {
+    const out: NameRef[] = [];
+    for (const node of nodes) if (node) this.collectTypeNames(node, out, true);
+    return out;
+  }
+
+  private declaredType(node: Node | null | undefined): NameRef | undefined {
+    const ref = typeRef(node);
+    return ref && this.isInterestingType(ref) ? ref : undefined;
+  }
+
+  private typeParameterNames(node: Node | undefined): Set<string> {
+    const names = new Set<string>();
+    for (const param of node ? named(node) : []) {
+      if (param.type !== 'type_parameter') continue;
+      const name = param.childForFieldName('name') ?? named(param).find((c) => c.type === 'identifier');
+      if (name) names.add(name.text);
+    }
+    return names;
+  }
+
+  private expressionType(node: Node | null | undefined): NameRef | undefined {
+    if (!node) return undefined;
+    switch (node.type) {
+      case 'object_creation_expression':
+        return this.declaredType(node.childForFieldName('type'));
+      case 'cast_expression':
+        return this.declaredType(node.childForFieldName('type'));
+      case 'as_expression':
+        return this.declaredType(node.childForFieldName('right'));
+      case 'parenthesized_expression':
+        return this.expressionType(node.namedChild(0));
+      case 'identifier':
+        return this.lookup(node.text)?.type;
+      case 'this':
+        return this.currentTypeRef();
+      case 'member_access_expression': {
+        const object = node.childForFieldName('expression');
+        const name = node.childForFieldName('name');
+        if (object?.type === 'this' && name) return this.memberTypeOfThis(name.text);
+        return undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  // ---- scopes ---------------------------------------------------------------------------
+
+  private bind(name: string, type: NameRef | undefined): void {
+    const frame = this.frames[this.frames.length - 1];
+    if (!frame) return;
+    const builtin = type !== undefined && type.qualifier.length === 0 && CSHARP_BUILTIN_TYPES.has(type.name);
+    frame.set(name, { type: type && this.isInterestingType(type) ? type : undefined, owner: undefined, ...(builtin ? { builtin } : {}) });
+  }
+
+  private lookup(name: string): Binding | undefined {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const binding = this.frames[i]?.get(name);
+      if (binding) return binding;
+    }
+    return undefined;
+  }
+
+  private memberTypeOfThis(member: string | undefined): NameRef | undefined {
+    if (member === undefined) return undefined;
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const binding = this.frames[i]?.get(member);
+      if (binding?.owner) return binding.type;
+    }
+    return undefined;
+  }
+
+  private currentTypeRef(): NameRef | undefined {
+    return this.types[this.types.length - 1]?.ref;
+  }
+
+  private isExported(keywords: ReadonlySet<string>, enclosing: TypeContext | undefined): boolean {
+    if (keywords.has('public') || keywords.has('protected') || keywords.has('internal')) return true;
+    if (keywords.has('private')) return false;
+    // Defaults: top-level types are internal, interface members public, class members private.
+    if (!enclosing) return true;
+    return enclosing.isInterface;
+  }
+
+  // ---- output ---------------------------------------------------------------------------
+
+  private addRef(kind: ReferenceKind, name: string, qualifier: readonly string[], receiverType: NameRef | undefined, at: Node): void {
+    if (!name) return;
+    const key = refKey(this.from, kind, name, qualifier, receiverType);
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    const ref: Mutable<Reference> = { from: this.from, kind, name, qualifier, line: at.startPosition.row + 1 };
+    if (receiverType) ref.receiverType = receiverType;
+    this.references.push(ref);
+  }
+
+  private addSymbol(
+    node: Node,
+    name: string,
+    kind: NodeKind,
+    options: {
+      exported: boolean;
+      isTest: boolean;
+      /** Record components share their record's line: the doc above it is the record's. */
+      noDoc?: boolean;
+      decorators?: NameRef[];
+      supertypes?: SupertypeRef[];
+      typeHints?: NameRef[];
+      valueType?: NameRef | undefined;
+      overrides?: boolean;
+      signatureStart?: number | undefined;
+      signatureEnd?: number | undefined;
+    },
+  ): number {
+    const startRow = node.startPosition.row;
+    const key = `${this.from}\u0000${this.scope.join('\u0000')}\u0000${name}\u0000${kind}`;
+    const existing = this.symbolKeys.get(key);
+    const previous = existing === undefined ? undefined : this.symbols[existing];
+    if (existing !== undefined && previous) {
+      // An overload: one symbol covering all of them.
+      previous.endLine = Math.max(previous.endLine, node.endPosition.row + 1);
+      previous.exported ||= options.exported;
+      previous.isTest ||= options.isTest;
+      if (!previous.doc) previous.doc = this.docBefore(startRow);
+      if (options.overrides) previous.overrides = true;
+      previous.typeHints = mergeRefs(previous.typeHints, options.typeHints);
+      previous.decorators = mergeRefs(previous.decorators, options.decorators);
+      if (!previous.typeHints) delete previous.typeHints;
+      if (!previous.decorators) delete previous.decorators;
+      return existing;
+    }
+    const symbol: MutableSymbol = {
+      name,
+      kind,
+      scope: this.scope,
+      startLine: startRow + 1,
+      endLine: node.endPosition.row + 1,
+      signature: this.signature(options.signatureStart ?? node.startIndex, options.signatureEnd ?? node.endIndex),
+      doc: options.noDoc ? '' : this.docBefore(startRow),
+      isTest: options.isTest,
+      parent: this.from,
+      exported: options.exported,
+    };
+    if (options.supertypes?.length) symbol.supertypes = options.supertypes;
+    if (options.decorators?.length) symbol.decorators = options.decorators;
+    if (options.typeHints?.length) symbol.typeHints = options.typeHints;
+    if (options.valueType) symbol.valueType = options.valueType;
+    if (options.overrides) symbol.overrides = true;
+    this.symbols.push(symbol);
+    this.symbolKeys.set(key, this.symbols.length - 1);
+    return this.symbols.length - 1;
+  }
+
+  private lineEnd(start: number, limit: number): number {
+    const newline = this.source.indexOf('\n', start);
+    return newline < 0 || newline > limit ? limit : newline;
+  }
+
+  private signature(start: number, end: number): string {
+    const text = this.source.slice(start, Math.min(end, start + MAX_SIGNATURE_CHARS * 2));
+    return truncate(text.replace(/\s+/g, ' ').trim().replace(/\s*[{;]$/, ''), MAX_SIGNATURE_CHARS);
+  }
+
+  /** Contiguous `///` lines (or one `/** *\/` block) ending on the line above the declaration. */
+  private docBefore(startRow: number): string {
+    const lines: string[] = [];
+    let row = startRow - 1;
+    for (let comment = this.comments.get(row); comment; comment = this.comments.get(row)) {
+      lines.unshift(this.source.slice(comment.startIndex, comment.endIndex));
+      const firstRow = row - (this.source.slice(comment.startIndex, comment.endIndex).split('\n').length - 1);
+      row = firstRow - 1;
+    }
+    return lines.length > 0 ? cleanXmlDoc(lines.join('\n').split('\n')) : '';
+  }
+
+  private modifiers(node: Node): {
+    keywords: Set<string>;
+    decorators: NameRef[];
+    attributeArguments: Node[];
+    isTest: boolean;
+    isTestClass: boolean;
+    declarationStart: number | undefined;
+  } {
+    const keywords = new Set<string>();
+    const decorators: NameRef[] = [];
+    const attributeArguments: Node[] = [];
+    let isTest = false;
+    let isTestClass = false;
+    let lastAttributeEnd = -1;
+    for (const child of named(node)) {
+      if (child.type === 'modifier') keywords.add(child.text);
+      else if (child.type === 'attribute_list') {
+        lastAttributeEnd = child.endIndex;
+        for (const attribute of named(child)) {
+          if (attribute.type !== 'attribute') continue;
+          const ref = typeRef(attribute.childForFieldName('name'));
+          if (ref) {
+            if (TEST_ATTRIBUTES.has(ref.name)) isTest = true;
+            if (TEST_CLASS_ATTRIBUTES.has(ref.name)) isTestClass = true;
+            decorators.push(ref);
+          }
+          for (const arg of named(attribute)) if (arg.type === 'attribute_argument_list') attributeArguments.push(arg);
+        }
+      }
+    }
+    let declarationStart: number | undefined;
+    if (lastAttributeEnd >= 0) {
+      let start = lastAttributeEnd;
+      while (start < node.endIndex && /\s/.test(this.source[start] ?? '')) start++;
+      declarationStart = start;
+    }
+    return { keywords, decorators, attributeArguments, isTest, isTestClass, declarationStart };
+  }
+
+  // ---- imports --------------------------------------------------------------------------
+
+  private usingDirective(node: Node): void {
+    const line = node.startPosition.row + 1;
+    const alias = node.childForFieldName('name');
+    let target: Node | undefined;
+    for (const child of named(node)) {
+      if (child.id === alias?.id) continue;
+      if (child.type === 'identifier' || child.type === 'qualified_name' || child.type === 'alias_qualified_name' || child.type === 'generic_name') target = child;
+    }
+    if (!target) return;
+    const source = dottedName(target);
+    if (alias) {
+      const last = source.slice(source.lastIndexOf('.') + 1);
+      this.imports.push({ source, names: [{ imported: last, local: alias.text }], line });
+      return;
+    }
+    // A namespace using and `using static Type` both bring every member into scope.
+    this.imports.push({ source, names: [{ imported: '*', local: '*' }], line });
+  }
+}
+
+function isTypeKind(kind: NodeKind | undefined): boolean {
+  return kind === 'class' || kind === 'struct' || kind === 'interface' || kind === 'enum';
+}
+
+function basename(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash >= 0 ? path.slice(slash + 1) : path;
+}
+
+/**
+ * Where a using points: the files declaring that namespace; failing that, a type inside a
+ * declared namespace (`using static A.B.C`, `using X = A.B.C`, or a nested type one level
+ * deeper) resolves to the file named `C.cs` there, else to that namespace's files. Otherwise
+ * external: `dotnet` for System.* / Microsoft.*, else the first segment.
+ */
+function resolveCSharpImport(decl: ImportDecl, _fromFile: string, project: ProjectLayout): ResolvedImport {
+  const source = decl.source;
+  const exact = project.filesInNamespace(source);
+  if (exact.length > 0) return { files: [...exact] };
+  const segments = source.split('.');
+  for (let cut = segments.length - 1; cut >= Math.max(1, segments.length - 2); cut--) {
+    const files = project.filesInNamespace(segments.slice(0, cut).join('.'));
+    if (files.length === 0) continue;
+    const fileName = `${segments[cut]}.cs`;
+    const namedFiles = files.filter((f) => basename(f) === fileName);
+    return { files: namedFiles.length > 0 ? namedFiles : [...files] };
+  }
+  const root = segments[0] ?? source;
+  if (root === 'System' || root === 'Microsoft') return { files: [], external: 'dotnet' };
+  return { files: [], external: root };
+}
+
+/**
+ * C#: classes, structs, interfaces, enums, records, delegates, methods, constructors,
+ * properties, fields, events, local functions; calls, constructions, type uses, member
+ * accesses; usings.
+ *
+ * @example
+ * ```ts
+ * const parser = await createParser(csharpLanguage.grammarFor('A.cs'));
+ * const extraction = withTree(parser, source, (tree) => csharpLanguage.extract(tree.rootNode, source, 'src/A.cs'));
+ * ```
+ */
+export const csharpLanguage: LanguageModule = {
+  id: 'csharp',
+  version: '1',
+  extensions: ['.cs'],
+  grammarFor: () => 'c_sharp',
+  isTestFile: isCSharpTestFile,
+  selfNames: ['this'],
+  superNames: ['base'],
+  extract(root: Node, source: string, path: string): FileExtraction {
+    const extractor = new CSharpFileExtractor(source, path);
+    extractor.visit(root);
+    extractor.finish();
+    return {
+      path,
+      language: 'csharp',
+      symbols: extractor.symbols,
+      references: extractor.references,
+      imports: extractor.imports,
+      namespace: extractor.namespace,
+      syntaxErrors: countSyntaxErrors(root),
+    };
+  },
+  resolveImport: resolveCSharpImport,
+};

@@ -1,0 +1,87 @@
+import { createRequire } from 'node:module';
+import { Language, Parser } from 'web-tree-sitter';
+import type { Tree } from 'web-tree-sitter';
+
+/** Grammar file stems shipped by @repomix/tree-sitter-wasms. */
+export type GrammarName = 'python' | 'go' | 'typescript' | 'tsx' | 'javascript' | 'rust' | 'java' | 'c_sharp' | 'ruby';
+
+const require = createRequire(import.meta.url);
+let initialised: Promise<void> | undefined;
+const languages = new Map<GrammarName, Promise<Language>>();
+
+function grammarPath(name: GrammarName): string {
+  return require.resolve(`@repomix/tree-sitter-wasms/out/tree-sitter-${name}.wasm`);
+}
+
+/**
+ * Load (once per thread) the WASM grammar of `name`.
+ *
+ * @example
+ * ```ts
+ * const python = await loadGrammar('python');
+ * ```
+ */
+export async function loadGrammar(name: GrammarName): Promise<Language> {
+  initialised ??= Parser.init();
+  await initialised;
+  let language = languages.get(name);
+  if (!language) {
+    language = Language.load(grammarPath(name));
+    languages.set(name, language);
+  }
+  return language;
+}
+
+/**
+ * A parser bound to one grammar; reuse it for many files of that language.
+ *
+ * @example
+ * ```ts
+ * const parser = await createParser('go');
+ * const names = withTree(parser, 'package main\nfunc main() {}\n', (tree) => tree.rootNode.type); // 'source_file'
+ * ```
+ */
+export async function createParser(name: GrammarName): Promise<Parser> {
+  const language = await loadGrammar(name);
+  const parser = new Parser();
+  parser.setLanguage(language);
+  return parser;
+}
+
+/** Thrown by {@link withTree} when a parse runs past its deadline. */
+export class ParseTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`parse exceeded ${timeoutMs} ms`);
+    this.name = 'ParseTimeoutError';
+  }
+}
+
+/**
+ * Parse `source` and hand the tree to `use`, deleting the tree afterwards: WASM trees live
+ * outside the JS heap and must be freed explicitly. With `timeoutMs`, tree-sitter's progress
+ * callback cancels a parse that runs too long (a pathological file must not stall a run) and
+ * {@link ParseTimeoutError} is thrown.
+ *
+ * @example
+ * ```ts
+ * const count = withTree(parser, source, (tree) => tree.rootNode.namedChildCount, 10_000);
+ * ```
+ */
+export function withTree<T>(parser: Parser, source: string, use: (tree: Tree) => T, timeoutMs?: number): T {
+  let tree: Tree | null;
+  if (timeoutMs !== undefined && timeoutMs > 0) {
+    const deadline = performance.now() + timeoutMs;
+    // The typings declare a void callback, but the runtime cancels when it returns true.
+    const progressCallback = (() => performance.now() > deadline) as unknown as () => void;
+    tree = parser.parse(source, null, { progressCallback });
+    if (!tree) throw new ParseTimeoutError(timeoutMs);
+  } else {
+    tree = parser.parse(source);
+  }
+  if (!tree) throw new Error('tree-sitter returned no tree');
+  try {
+    return use(tree);
+  } finally {
+    tree.delete();
+  }
+}

@@ -1,0 +1,1170 @@
+/**
+ * The project symbol table and reference resolution: turns every file's extraction into
+ * nodes and the edges that file owns.
+ *
+ * Resolution is a pure function of the set of extractions (files are processed in path
+ * order and every tie is broken deterministically), which is what lets an incremental run
+ * produce exactly the graph a full run would: the indexer re-resolves every file from
+ * cached extractions and writes only the owners whose output changed.
+ */
+import { CALLABLE_KINDS, nodeId, TYPE_LIKE_KINDS } from '@knowing/graph';
+import type { EdgeType, GraphEdge, GraphNode, LanguageId, NodeId, NodeKind, Provenance } from '@knowing/graph';
+import type {
+  FileExtraction,
+  ImportDecl,
+  LanguageModule,
+  NameRef,
+  ProjectLayout,
+  Reference,
+  ResolvedImport,
+  SymbolDef,
+} from './languages/types.js';
+
+/** One file as the resolver sees it. */
+export interface ProjectFile {
+  readonly path: string;
+  readonly extraction: FileExtraction;
+  readonly language: LanguageModule;
+  /**
+   * No two symbols share a qualified name and kind (symbol tables are stored that way), so
+   * the project can skip building qualified names to find duplicates.
+   */
+  readonly deduplicated?: boolean;
+}
+
+/**
+ * How sure a resolution is, and how it was reached; see the README's confidence table.
+ * Values at or above 0.8 are stored with provenance `ast_resolved`, lower ones `ast_inferred`.
+ *
+ * @example
+ * ```ts
+ * edges.filter((edge) => edge.confidence >= CONFIDENCE.sameNamespace); // drop guesses by name
+ * ```
+ */
+export const CONFIDENCE = Object.freeze({
+  /** contains / member_of. */
+  structural: 1.0,
+  /** A nested definition or a member of the enclosing class found by lexical scope. */
+  lexical: 0.9,
+  /** `self.m()` / `this.m()` defined on the enclosing class itself, or `super().m()`. */
+  self: 0.9,
+  /** `self.m()` found on an ancestor class. */
+  inherited: 0.85,
+  /** A name bound by an import (also module aliases and re-export chains). */
+  imported: 0.9,
+  /** `Class.member`, `pkg.Func`, fully qualified names. */
+  qualified: 0.9,
+  /** A top-level definition in the same file. */
+  sameFile: 0.85,
+  /** A top-level definition in another file of the same namespace (Go package, Java package, …). */
+  sameNamespace: 0.8,
+  /** Through a wildcard import (`from x import *`, C# `using`). */
+  wildcard: 0.8,
+  /** Through the receiver's declared or inferred type, or a field's value type. */
+  receiverType: 0.8,
+  /** A call into an imported external package (`requests.get`). */
+  externalImported: 0.8,
+  /** The only definition with that name in the repository. */
+  uniqueName: 0.5,
+  /** Several definitions share the name; the only one in the same file or directory was picked. */
+  nearestName: 0.4,
+  /** Unresolved: an external placeholder named as written. */
+  unresolved: 0.3,
+  /** Go structural interface satisfaction. */
+  structuralImplements: 0.7,
+  /** overrides / inherits derived from the resolved hierarchy. */
+  hierarchy: 0.9,
+  /** co_tested_with. */
+  coTested: 0.6,
+});
+
+interface Traits {
+  /** Members of the enclosing class are in scope without `this.` (Java, C#, Ruby). */
+  readonly implicitThis: boolean;
+  /** Names a module imports can be imported from it in turn (Python); otherwise only `reexport` declarations. */
+  readonly reexportsImports: boolean;
+  /** Joins a module path and a submodule name (`a.b` + `c`), for languages with nested modules. */
+  readonly moduleSeparator: string | undefined;
+  /** Bare names may refer to definitions anywhere in the repository (Ruby's global constants and methods). */
+  readonly bareNameFallback: boolean;
+  /** Languages that can call each other's definitions. */
+  readonly family: string;
+  /** Constructor names when a module does not mark kind `constructor`. */
+  readonly constructorNames: readonly string[];
+}
+
+const TRAITS: Readonly<Record<string, Traits>> = {
+  python: { implicitThis: false, reexportsImports: true, moduleSeparator: '.', bareNameFallback: false, family: 'python', constructorNames: ['__init__'] },
+  go: { implicitThis: false, reexportsImports: false, moduleSeparator: undefined, bareNameFallback: false, family: 'go', constructorNames: [] },
+  typescript: { implicitThis: false, reexportsImports: false, moduleSeparator: undefined, bareNameFallback: false, family: 'js', constructorNames: ['constructor'] },
+  tsx: { implicitThis: false, reexportsImports: false, moduleSeparator: undefined, bareNameFallback: false, family: 'js', constructorNames: ['constructor'] },
+  javascript: { implicitThis: false, reexportsImports: false, moduleSeparator: undefined, bareNameFallback: false, family: 'js', constructorNames: ['constructor'] },
+  rust: { implicitThis: false, reexportsImports: false, moduleSeparator: '::', bareNameFallback: false, family: 'rust', constructorNames: [] },
+  java: { implicitThis: true, reexportsImports: false, moduleSeparator: undefined, bareNameFallback: false, family: 'jvm', constructorNames: [] },
+  csharp: { implicitThis: true, reexportsImports: false, moduleSeparator: undefined, bareNameFallback: false, family: 'dotnet', constructorNames: [] },
+  ruby: { implicitThis: true, reexportsImports: false, moduleSeparator: undefined, bareNameFallback: true, family: 'ruby', constructorNames: ['initialize'] },
+};
+
+function traitsOf(id: string): Traits {
+  return (
+    TRAITS[id] ?? { implicitThis: false, reexportsImports: false, moduleSeparator: undefined, bareNameFallback: false, family: id, constructorNames: [] }
+  );
+}
+
+const MEMBER_KINDS_OWNED = new Set<NodeKind>([...TYPE_LIKE_KINDS, 'type_alias']);
+const MAX_NAVIGATION_DEPTH = 16;
+const VALUE_HOLDER_KINDS = new Set<NodeKind>(['field', 'property', 'variable', 'constant']);
+const INHERITABLE_KINDS = new Set<NodeKind>(['method', 'property']);
+const TYPE_TARGET_KINDS = new Set<NodeKind>([...TYPE_LIKE_KINDS, 'type_alias']);
+
+/** A file in the symbol table. */
+export interface Unit {
+  readonly path: string;
+  readonly ext: FileExtraction;
+  readonly lang: LanguageModule;
+  readonly traits: Traits;
+  readonly fileId: NodeId;
+  readonly isTestFile: boolean;
+  /** Offset of this file's symbols in project-wide symbol numbering. */
+  readonly base: number;
+  /** Symbol index → index of the first symbol with the same qualified name and kind. */
+  readonly canon: Int32Array;
+  /** Per symbol (canonical ones only): qualified name, and node id once computed (see `Project.idAt`). */
+  readonly qns: string[];
+  readonly ids: NodeId[];
+  /** Top-level (parent -1, empty scope) canonical symbols by name. */
+  readonly topLevel: Map<string, number[]>;
+  /** Parent symbol index → canonical children by name. */
+  readonly children: Map<number, Map<string, number[]>>;
+  importIndex?: Map<string, { readonly decl: number; readonly imported: string | undefined }>;
+  wildcardDecls?: number[];
+  resolvedImports?: (ResolvedImport | undefined)[];
+  bindingCache?: Map<string, Target | null>;
+}
+
+/** A symbol of the project. */
+export interface Sym {
+  readonly u: Unit;
+  readonly i: number;
+}
+
+/** Where a name leads. */
+export type Target =
+  | { readonly t: 'sym'; readonly sym: Sym }
+  | { readonly t: 'module'; readonly units: readonly Unit[]; readonly source: string; readonly via: Unit }
+  | { readonly t: 'ext'; readonly name: string };
+
+interface Hit {
+  readonly target: Target;
+  readonly confidence: number;
+}
+
+/** The edges one owner (a file or a derived shard) contributes. */
+export interface OwnerOutput {
+  readonly edges: GraphEdge[];
+  /** Qualified names of external placeholders the edges touch. */
+  readonly externals: Set<string>;
+}
+
+/** What resolving one file yields: its edges, and the non-test symbols its tests call. */
+export interface FileOutput extends OwnerOutput {
+  /** Distinct node ids in first-call order, at most {@link MAX_TEST_TARGETS}. */
+  readonly tests: NodeId[];
+}
+
+/** Test-call targets kept per file for co_tested_with. */
+export const MAX_TEST_TARGETS = 20;
+
+/** Per test file: the non-test symbols its tests call (see {@link FileOutput.tests}). */
+export type TestTargets = Map<string, NodeId[]>;
+
+const EXTERNAL_PREFIX = 'external:';
+
+/** Node id of an external placeholder with this qualified name (`external:requests.get`). */
+export function externalNode(repoId: string, qualifiedName: string): GraphNode {
+  const rest = qualifiedName.slice(EXTERNAL_PREFIX.length);
+  const name = rest.split(/[./:]/).filter(Boolean).pop() ?? rest;
+  return {
+    id: nodeId(repoId, qualifiedName, 'external'),
+    name,
+    qualifiedName,
+    kind: 'external',
+    language: '',
+    file: '',
+    startLine: 0,
+    endLine: 0,
+    signature: '',
+    doc: '',
+    isTest: false,
+    external: true,
+  };
+}
+
+function fileBaseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/**
+ * The symbol table over all files, and the resolver. Build once per run.
+ */
+export class Project {
+  readonly units: Unit[] = [];
+  readonly byPath = new Map<string, Unit>();
+  readonly layout: ProjectLayout;
+  private readonly namespaces = new Map<string, Unit[]>();
+  private readonly byBaseName = new Map<string, string[]>();
+  private readonly byDirectory = new Map<string, string[]>();
+  private readonly attachedOwner = new Map<number, Sym>();
+  private readonly attachedMembers = new Map<number, Map<string, Sym[]>>();
+  private readonly memberCache = new Map<number, Map<string, Sym[]>>();
+  private readonly supertypeCache = new Map<number, Target[]>();
+  private readonly mroCache = new Map<number, Sym[]>();
+  private byName: Map<string, Sym[]> | undefined;
+  private readonly externalIds = new Map<string, NodeId>();
+  /** Structural `implements` found by the derived pass; extends the hierarchy for overrides/inherits. */
+  readonly extraSupertypes = new Map<number, Sym[]>();
+
+  constructor(
+    readonly repoId: string,
+    files: readonly ProjectFile[],
+    options: { readonly allPaths?: Iterable<string>; readonly goModulePath?: string } = {},
+  ) {
+    const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    let base = 0;
+    for (const file of sorted) {
+      const unit = this.buildUnit(file, base);
+      base += file.extraction.symbols.length;
+      this.units.push(unit);
+      this.byPath.set(unit.path, unit);
+    }
+    const allPaths = new Set<string>(options.allPaths ?? []);
+    for (const unit of this.units) allPaths.add(unit.path);
+    for (const path of [...allPaths].sort()) {
+      const baseName = fileBaseName(path);
+      push(this.byBaseName, baseName, path);
+      const slash = path.lastIndexOf('/');
+      push(this.byDirectory, slash < 0 ? '' : path.slice(0, slash), path);
+    }
+    for (const unit of this.units) {
+      let namespace = unit.ext.namespace;
+      if (!namespace && unit.lang.id === 'go' && options.goModulePath) {
+        const slash = unit.path.lastIndexOf('/');
+        namespace = slash < 0 ? options.goModulePath : `${options.goModulePath}/${unit.path.slice(0, slash)}`;
+      }
+      if (namespace) push(this.namespaces, namespace, unit);
+    }
+    const project = this;
+    this.layout = {
+      hasFile: (path) => allPaths.has(path),
+      filesInDirectory: (directory) => project.byDirectory.get(directory) ?? [],
+      goModulePath: options.goModulePath,
+      filesInNamespace: (namespace) => (project.namespaces.get(namespace) ?? []).map((u) => u.path),
+      filesEndingWith: (suffix) => {
+        const name = fileBaseName(suffix);
+        const matches = (project.byBaseName.get(name) ?? []).filter(
+          (path) => path === suffix || (path.endsWith(suffix) && (suffix.startsWith('/') || path[path.length - suffix.length - 1] === '/')),
+        );
+        return matches.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+      },
+    };
+    this.attachOrphanMembers();
+  }
+
+  private buildUnit(file: ProjectFile, base: number): Unit {
+    const ext = file.extraction;
+    const symbols = ext.symbols;
+    const canon = new Int32Array(symbols.length);
+    const qns: string[] = new Array<string>(symbols.length).fill('');
+    const ids: NodeId[] = new Array<NodeId>(symbols.length).fill('');
+    const seen = file.deduplicated ? undefined : new Map<string, number>();
+    const topLevel = new Map<string, number[]>();
+    const children = new Map<number, Map<string, number[]>>();
+    for (let i = 0; i < symbols.length; i++) {
+      const symbol = symbols[i]!;
+      if (seen) {
+        const qn = qualifiedNameOf(file.path, symbol);
+        const key = `${qn}\0${symbol.kind}`;
+        const first = seen.get(key);
+        if (first !== undefined) {
+          canon[i] = first;
+          continue;
+        }
+        seen.set(key, i);
+        qns[i] = qn;
+      }
+      canon[i] = i;
+      const parent = symbol.parent >= 0 && symbol.parent < symbols.length ? canon[symbol.parent]! : -1;
+      if (parent >= 0) {
+        let byName = children.get(parent);
+        if (!byName) children.set(parent, (byName = new Map()));
+        push(byName, symbol.name, i);
+      } else if (symbol.scope.length === 0) {
+        push(topLevel, symbol.name, i);
+      }
+    }
+    return {
+      path: file.path,
+      ext,
+      lang: file.language,
+      traits: traitsOf(file.language.id),
+      fileId: nodeId(this.repoId, file.path, 'file'),
+      isTestFile: file.language.isTestFile(file.path),
+      base,
+      canon,
+      qns,
+      ids,
+      topLevel,
+      children,
+    };
+  }
+
+  /**
+   * Methods declared away from their type (Go receivers in another file, Rust `impl` blocks,
+   * anything with a scope but no parent) are attached to the type their scope names.
+   */
+  private attachOrphanMembers(): void {
+    for (const unit of this.units) {
+      const symbols = unit.ext.symbols;
+      // Many methods of one file name the same type: resolve each scope once.
+      const owners = new Map<string, Sym | undefined>();
+      for (let i = 0; i < symbols.length; i++) {
+        if (unit.canon[i] !== i) continue;
+        const symbol = symbols[i]!;
+        if (symbol.parent >= 0 || symbol.scope.length === 0) continue;
+        const scopeKey = symbol.scope.join('\0');
+        let ownerSym = owners.get(scopeKey);
+        if (!owners.has(scopeKey)) {
+          const ownerRef: NameRef = { name: symbol.scope[symbol.scope.length - 1]!, qualifier: symbol.scope.slice(0, -1) };
+          const owner = this.resolveType(unit, -1, ownerRef);
+          ownerSym = owner?.target.t === 'sym' ? owner.target.sym : undefined;
+          owners.set(scopeKey, ownerSym);
+        }
+        if (!ownerSym) continue;
+        if (!MEMBER_KINDS_OWNED.has(this.def(ownerSym).kind)) continue;
+        const sym: Sym = { u: unit, i };
+        this.attachedOwner.set(unit.base + i, ownerSym);
+        const key = ownerSym.u.base + ownerSym.i;
+        let members = this.attachedMembers.get(key);
+        if (!members) this.attachedMembers.set(key, (members = new Map()));
+        push(members, symbol.name, sym);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------- accessors
+
+  def(sym: Sym): SymbolDef {
+    return sym.u.ext.symbols[sym.i]!;
+  }
+
+  idOf(sym: Sym): NodeId {
+    return this.idAt(sym.u, sym.i);
+  }
+
+  /** Node id of a canonical symbol, hashed on first use: most runs need few of them. */
+  idAt(unit: Unit, index: number): NodeId {
+    let id = unit.ids[index];
+    if (!id) {
+      id = nodeId(this.repoId, this.qnAt(unit, index), unit.ext.symbols[index]!.kind);
+      unit.ids[index] = id;
+    }
+    return id;
+  }
+
+  /** Qualified name of a canonical symbol, built on first use. */
+  qnAt(unit: Unit, index: number): string {
+    let qn = unit.qns[index];
+    if (!qn) {
+      qn = qualifiedNameOf(unit.path, unit.ext.symbols[index]!);
+      unit.qns[index] = qn;
+    }
+    return qn;
+  }
+
+  keyOf(sym: Sym): number {
+    return sym.u.base + sym.i;
+  }
+
+  /** Canonical parent symbol index, or -1. */
+  parentIndex(unit: Unit, index: number): number {
+    const parent = unit.ext.symbols[index]?.parent ?? -1;
+    return parent >= 0 && parent < unit.canon.length ? unit.canon[parent]! : -1;
+  }
+
+  /** The type a member belongs to: its parent, or the type its scope names (Go, Rust). */
+  ownerOf(sym: Sym): Sym | undefined {
+    const parent = this.parentIndex(sym.u, sym.i);
+    if (parent >= 0) return { u: sym.u, i: parent };
+    return this.attachedOwner.get(this.keyOf(sym));
+  }
+
+  isTypeLike(sym: Sym): boolean {
+    return TYPE_LIKE_KINDS.has(this.def(sym).kind);
+  }
+
+  externalId(qualifiedName: string): NodeId {
+    let id = this.externalIds.get(qualifiedName);
+    if (!id) this.externalIds.set(qualifiedName, (id = nodeId(this.repoId, qualifiedName, 'external')));
+    return id;
+  }
+
+  /** Members of a type by name: its own children plus members declared elsewhere. */
+  members(type: Sym): Map<string, Sym[]> {
+    const key = this.keyOf(type);
+    let members = this.memberCache.get(key);
+    if (members) return members;
+    members = new Map();
+    const own = type.u.children.get(type.i);
+    if (own) for (const [name, indexes] of own) members.set(name, indexes.map((i) => ({ u: type.u, i })));
+    const attached = this.attachedMembers.get(key);
+    if (attached) for (const [name, syms] of attached) members.set(name, [...(members.get(name) ?? []), ...syms]);
+    this.memberCache.set(key, members);
+    return members;
+  }
+
+  /** Declared supertypes, resolved in the type's own file. */
+  supertypes(type: Sym): Target[] {
+    const key = this.keyOf(type);
+    let cached = this.supertypeCache.get(key);
+    if (cached) return cached;
+    cached = [];
+    // Guard against `class A(A)`-style self references while resolving.
+    this.supertypeCache.set(key, cached);
+    const def = this.def(type);
+    for (const ref of def.supertypes ?? []) {
+      const hit = this.resolveType(type.u, this.parentIndex(type.u, type.i), ref);
+      if (hit && !(hit.target.t === 'sym' && this.keyOf(hit.target.sym) === key)) cached.push(hit.target);
+    }
+    return cached;
+  }
+
+  /** Resolved supertype symbols plus structurally satisfied interfaces. */
+  parentTypes(type: Sym): Sym[] {
+    const out: Sym[] = [];
+    for (const target of this.supertypes(type)) if (target.t === 'sym' && this.isTypeLike(target.sym)) out.push(target.sym);
+    const extra = this.extraSupertypes.get(this.keyOf(type));
+    if (extra) out.push(...extra);
+    return out;
+  }
+
+  /** Ancestors in method-resolution order (depth-first, left to right, each once), excluding `type`. */
+  ancestors(type: Sym): Sym[] {
+    const key = this.keyOf(type);
+    const cached = this.mroCache.get(key);
+    if (cached) return cached;
+    const out: Sym[] = [];
+    const seen = new Set<number>([key]);
+    const visit = (current: Sym, depth: number): void => {
+      if (depth > 32) return;
+      for (const parent of this.parentTypes(current)) {
+        const parentKey = this.keyOf(parent);
+        if (seen.has(parentKey)) continue;
+        seen.add(parentKey);
+        out.push(parent);
+        visit(parent, depth + 1);
+      }
+    };
+    visit(type, 0);
+    this.mroCache.set(key, out);
+    return out;
+  }
+
+  /** Forget hierarchy caches after the derived pass adds structural supertypes. */
+  resetHierarchyCaches(): void {
+    this.mroCache.clear();
+  }
+
+  /** First external supertype anywhere in the hierarchy, for naming unresolved inherited members. */
+  private externalAncestor(type: Sym): string | undefined {
+    for (const current of [type, ...this.ancestors(type)]) {
+      for (const target of this.supertypes(current)) if (target.t === 'ext') return target.name;
+    }
+    return undefined;
+  }
+
+  /** Look a member up on a type and its ancestors. */
+  findMember(type: Sym, name: string, skipSelf = false): { sym: Sym; inherited: boolean } | undefined {
+    if (!skipSelf) {
+      const own = this.members(type).get(name);
+      if (own && own.length > 0) return { sym: own[0]!, inherited: false };
+    }
+    for (const ancestor of this.ancestors(type)) {
+      const found = this.members(ancestor).get(name);
+      if (found && found.length > 0) return { sym: found[0]!, inherited: true };
+    }
+    return undefined;
+  }
+
+  /** The constructor a construction of `type` runs, own or inherited. */
+  constructorOf(type: Sym): Sym | undefined {
+    for (const current of [type, ...this.ancestors(type)]) {
+      for (const [name, syms] of this.members(current)) {
+        for (const sym of syms) {
+          const def = this.def(sym);
+          if (def.kind === 'constructor' || (def.kind === 'method' && current.u.traits.constructorNames.includes(name))) return sym;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  enclosingType(unit: Unit, from: number): Sym | undefined {
+    let index = from;
+    let guard = 0;
+    while (index >= 0 && guard++ < 64) {
+      const sym = { u: unit, i: index };
+      if (TYPE_LIKE_KINDS.has(this.def(sym).kind)) return sym;
+      const parent = this.parentIndex(unit, index);
+      if (parent < 0) {
+        const owner = this.attachedOwner.get(unit.base + index);
+        return owner && this.isTypeLike(owner) ? owner : undefined;
+      }
+      index = parent;
+    }
+    return undefined;
+  }
+
+  // ------------------------------------------------------------- imports
+
+  resolvedImport(unit: Unit, declIndex: number): ResolvedImport | undefined {
+    unit.resolvedImports ??= new Array<ResolvedImport | undefined>(unit.ext.imports.length);
+    let resolved = unit.resolvedImports[declIndex];
+    if (resolved) return resolved;
+    const decl = unit.ext.imports[declIndex];
+    if (!decl) return undefined;
+    try {
+      resolved = unit.lang.resolveImport(decl, unit.path, this.layout);
+    } catch {
+      resolved = { files: [] };
+    }
+    unit.resolvedImports[declIndex] = resolved;
+    return resolved;
+  }
+
+  private importIndex(unit: Unit): Map<string, { readonly decl: number; readonly imported: string | undefined }> {
+    if (unit.importIndex) return unit.importIndex;
+    const index = new Map<string, { decl: number; imported: string | undefined }>();
+    const wildcards: number[] = [];
+    unit.ext.imports.forEach((decl, d) => {
+      if (decl.moduleAlias && !index.has(decl.moduleAlias)) index.set(decl.moduleAlias, { decl: d, imported: undefined });
+      for (const name of decl.names) {
+        if (name.imported === '*') wildcards.push(d);
+        else if (!index.has(name.local)) index.set(name.local, { decl: d, imported: name.imported });
+      }
+    });
+    unit.importIndex = index;
+    unit.wildcardDecls = wildcards;
+    return index;
+  }
+
+  private unitsOf(files: readonly string[]): Unit[] {
+    const out: Unit[] = [];
+    for (const file of files) {
+      const unit = this.byPath.get(file);
+      if (unit) out.push(unit);
+    }
+    return out;
+  }
+
+  private submodule(via: Unit, source: string, name: string): Target | undefined {
+    const separator = via.traits.moduleSeparator;
+    if (!separator) return undefined;
+    const joined = source.endsWith('.') || source.endsWith(separator) ? source + name : `${source}${separator}${name}`;
+    let resolved: ResolvedImport;
+    try {
+      resolved = via.lang.resolveImport({ source: joined, names: [], line: 0 }, via.path, this.layout);
+    } catch {
+      return undefined;
+    }
+    const units = this.unitsOf(resolved.files);
+    return units.length > 0 ? { t: 'module', units, source: joined, via } : undefined;
+  }
+
+  /** What an import binds to the local `name` in `unit`, or null. */
+  binding(unit: Unit, name: string): Target | null {
+    unit.bindingCache ??= new Map();
+    const cached = unit.bindingCache.get(name);
+    if (cached !== undefined) return cached;
+    unit.bindingCache.set(name, null);
+    const result = this.computeBinding(unit, name, 0);
+    unit.bindingCache.set(name, result);
+    return result;
+  }
+
+  private computeBinding(unit: Unit, name: string, depth: number): Target | null {
+    const spec = this.importIndex(unit).get(name);
+    if (!spec) return null;
+    const decl = unit.ext.imports[spec.decl]!;
+    const resolved = this.resolvedImport(unit, spec.decl);
+    const units = this.unitsOf(resolved?.files ?? []);
+    if (spec.imported === undefined) {
+      if (units.length > 0) return { t: 'module', units, source: decl.source, via: unit };
+      return resolved?.external ? { t: 'ext', name: decl.source } : null;
+    }
+    const found = this.exportedFrom(units, spec.imported, depth + 1);
+    if (found) return found;
+    const sub = this.submodule(unit, decl.source, spec.imported);
+    if (sub) return sub;
+    if (resolved?.external) return { t: 'ext', name: `${decl.source}.${spec.imported}` };
+    return null;
+  }
+
+  /** A name as another module exposes it: its own definitions, then re-exported bindings. */
+  exportedFrom(units: readonly Unit[], name: string, depth = 0): Target | undefined {
+    if (depth > 12) return undefined;
+    for (const unit of units) {
+      const local = this.pickTopLevel(unit, name, 'any');
+      if (local !== undefined) return { t: 'sym', sym: { u: unit, i: local } };
+    }
+    for (const unit of units) {
+      const index = this.importIndex(unit);
+      const spec = index.get(name);
+      if (spec && (unit.traits.reexportsImports || unit.ext.imports[spec.decl]?.reexport)) {
+        const bound = this.computeBinding(unit, name, depth);
+        if (bound) return bound;
+      }
+      for (const d of unit.wildcardDecls ?? []) {
+        const decl = unit.ext.imports[d]!;
+        if (!unit.traits.reexportsImports && !decl.reexport) continue;
+        const found = this.exportedFrom(this.unitsOf(this.resolvedImport(unit, d)?.files ?? []), name, depth + 1);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  }
+
+  // ------------------------------------------------------------- lookups
+
+  private pickTopLevel(unit: Unit, name: string, want: 'any' | 'type' | 'callable'): number | undefined {
+    const candidates = unit.topLevel.get(name);
+    if (!candidates || candidates.length === 0) return undefined;
+    return candidates.length === 1 ? candidates[0] : preferDefinition(unit, candidates, want);
+  }
+
+  /** Lexical scope, then the file's top level. */
+  private lexical(unit: Unit, from: number, name: string, want: 'any' | 'type' | 'callable'): Hit | undefined {
+    let index = from;
+    let guard = 0;
+    while (index >= 0 && guard++ < 64) {
+      const sym: Sym = { u: unit, i: index };
+      const def = this.def(sym);
+      if (TYPE_LIKE_KINDS.has(def.kind)) {
+        if (unit.traits.implicitThis) {
+          const member = this.findMember(sym, name);
+          // A type name never means a member that merely shares it (`Logger Logger { get; }`).
+          if (member && (want !== 'type' || TYPE_TARGET_KINDS.has(this.def(member.sym).kind))) {
+            return { target: { t: 'sym', sym: member.sym }, confidence: member.inherited ? CONFIDENCE.inherited : CONFIDENCE.lexical };
+          }
+        }
+      } else {
+        const kids = unit.children.get(index)?.get(name);
+        if (kids && kids.length > 0) return { target: { t: 'sym', sym: { u: unit, i: preferDefinition(unit, kids, want) } }, confidence: CONFIDENCE.lexical };
+      }
+      const parent = this.parentIndex(unit, index);
+      if (parent < 0 && unit.traits.implicitThis) {
+        const owner = this.attachedOwner.get(unit.base + index);
+        if (owner) {
+          const member = this.findMember(owner, name);
+          if (member && (want !== 'type' || TYPE_TARGET_KINDS.has(this.def(member.sym).kind))) {
+            return { target: { t: 'sym', sym: member.sym }, confidence: CONFIDENCE.lexical };
+          }
+        }
+      }
+      index = parent;
+    }
+    const top = this.pickTopLevel(unit, name, want);
+    if (top !== undefined) return { target: { t: 'sym', sym: { u: unit, i: top } }, confidence: CONFIDENCE.sameFile };
+    return undefined;
+  }
+
+  /** A bare name: scope, imports, namespace, wildcard imports. */
+  resolveBare(unit: Unit, from: number, name: string, want: 'any' | 'type' | 'callable'): Hit | undefined {
+    const lexical = this.lexical(unit, from, name, want);
+    if (lexical) return lexical;
+    const bound = this.binding(unit, name);
+    if (bound) return { target: bound, confidence: bound.t === 'ext' ? CONFIDENCE.externalImported : CONFIDENCE.imported };
+    const namespace = unit.ext.namespace ? this.namespaces.get(unit.ext.namespace) : this.goNamespace(unit);
+    if (namespace) {
+      for (const other of namespace) {
+        if (other === unit) continue;
+        const found = this.pickTopLevel(other, name, want);
+        if (found !== undefined) return { target: { t: 'sym', sym: { u: other, i: found } }, confidence: CONFIDENCE.sameNamespace };
+      }
+    }
+    this.importIndex(unit);
+    for (const d of unit.wildcardDecls ?? []) {
+      const found = this.exportedFrom(this.unitsOf(this.resolvedImport(unit, d)?.files ?? []), name);
+      if (found) return { target: found, confidence: CONFIDENCE.wildcard };
+    }
+    return undefined;
+  }
+
+  private goNamespace(unit: Unit): Unit[] | undefined {
+    if (unit.lang.id !== 'go' || !this.layout.goModulePath) return undefined;
+    const slash = unit.path.lastIndexOf('/');
+    const namespace = slash < 0 ? this.layout.goModulePath : `${this.layout.goModulePath}/${unit.path.slice(0, slash)}`;
+    return this.namespaces.get(namespace);
+  }
+
+  /** One step of a dotted path: a member, a module attribute or submodule, or deeper into an external. */
+  navigate(target: Target, segment: string): Hit | undefined {
+    // Value types can chain back on themselves (a field typed as its own class, aliases that
+    // name each other); a bounded depth keeps such cycles finite.
+    if (this.navigationDepth >= MAX_NAVIGATION_DEPTH) return undefined;
+    this.navigationDepth++;
+    try {
+      return this.navigateStep(target, segment);
+    } finally {
+      this.navigationDepth--;
+    }
+  }
+
+  private navigationDepth = 0;
+
+  private navigateStep(target: Target, segment: string): Hit | undefined {
+    switch (target.t) {
+      case 'ext':
+        return { target: { t: 'ext', name: `${target.name}.${segment}` }, confidence: CONFIDENCE.externalImported };
+      case 'module': {
+        const found = this.exportedFrom(target.units, segment);
+        if (found) return { target: found, confidence: CONFIDENCE.imported };
+        const sub = this.submodule(target.via, target.source, segment);
+        return sub ? { target: sub, confidence: CONFIDENCE.imported } : undefined;
+      }
+      case 'sym': {
+        const sym = target.sym;
+        const def = this.def(sym);
+        if (MEMBER_KINDS_OWNED.has(def.kind)) {
+          const member = this.findMember(sym, segment);
+          if (member) return { target: { t: 'sym', sym: member.sym }, confidence: CONFIDENCE.qualified };
+          const external = this.externalAncestor(sym);
+          return external ? { target: { t: 'ext', name: `${external}.${segment}` }, confidence: CONFIDENCE.externalImported } : undefined;
+        }
+        if (VALUE_HOLDER_KINDS.has(def.kind) && def.valueType) {
+          const type = this.resolveType(sym.u, this.parentIndex(sym.u, sym.i), def.valueType);
+          if (!type) return undefined;
+          const next = this.navigate(type.target, segment);
+          return next ? { target: next.target, confidence: Math.min(next.confidence, CONFIDENCE.receiverType) } : undefined;
+        }
+        return undefined;
+      }
+    }
+  }
+
+  /** A type name as written in `unit` (annotations, supertypes, receivers). */
+  resolveType(unit: Unit, from: number, ref: NameRef): Hit | undefined {
+    if (ref.qualifier.length === 0) return this.resolveBare(unit, from, ref.name, 'type');
+    return this.resolvePath(unit, from, ref.qualifier, ref.name);
+  }
+
+  /** `a.b.c` where `a` is resolved as a bare name, or a namespace-qualified name. */
+  private resolvePath(unit: Unit, from: number, qualifier: readonly string[], name: string): Hit | undefined {
+    const head = this.resolveBare(unit, from, qualifier[0]!, 'any');
+    if (head) {
+      let current: Hit = head;
+      for (const segment of [...qualifier.slice(1), name]) {
+        const next = this.navigate(current.target, segment);
+        if (!next) return undefined;
+        current = { target: next.target, confidence: Math.min(current.confidence, next.confidence) };
+      }
+      return current;
+    }
+    return this.resolveNamespaced(qualifier, name);
+  }
+
+  /** `com.acme.Util.f`, `crate::a::b::f`: a namespace, optionally followed by a type. */
+  private resolveNamespaced(qualifier: readonly string[], name: string): Hit | undefined {
+    if (this.namespaces.size === 0) return undefined;
+    for (const separator of ['.', '::', '/']) {
+      const whole = this.namespaces.get(qualifier.join(separator));
+      if (whole) {
+        const found = this.exportedFrom(whole, name);
+        if (found) return { target: found, confidence: CONFIDENCE.qualified };
+      }
+      if (qualifier.length >= 2) {
+        const outer = this.namespaces.get(qualifier.slice(0, -1).join(separator));
+        if (outer) {
+          const type = this.exportedFrom(outer, qualifier[qualifier.length - 1]!);
+          if (type) {
+            const member = this.navigate(type, name);
+            if (member) return { target: member.target, confidence: CONFIDENCE.qualified };
+          }
+        }
+      }
+    }
+    return undefined;
+  }
+
+  private nameIndex(): Map<string, Sym[]> {
+    if (this.byName) return this.byName;
+    const index = new Map<string, Sym[]>();
+    for (const unit of this.units) {
+      const symbols = unit.ext.symbols;
+      for (let i = 0; i < symbols.length; i++) {
+        if (unit.canon[i] !== i) continue;
+        const kind = symbols[i]!.kind;
+        if (CALLABLE_KINDS.has(kind) || TYPE_LIKE_KINDS.has(kind)) push(index, symbols[i]!.name, { u: unit, i });
+      }
+    }
+    this.byName = index;
+    return index;
+  }
+
+  /** Last resort for calls: the only definition with this name, or the nearest one. */
+  private fallback(unit: Unit, name: string, method: boolean): Hit | undefined {
+    const all = this.nameIndex().get(name);
+    if (!all) return undefined;
+    const family = unit.traits.family;
+    const candidates = all.filter((sym) => {
+      if (sym.u.traits.family !== family) return false;
+      const kind = this.def(sym).kind;
+      return method ? kind === 'method' || kind === 'property' : kind === 'function' || TYPE_LIKE_KINDS.has(kind) || (unit.traits.implicitThis && kind === 'method');
+    });
+    if (candidates.length === 1) return { target: { t: 'sym', sym: candidates[0]! }, confidence: CONFIDENCE.uniqueName };
+    if (candidates.length === 0) return undefined;
+    const sameFile = candidates.filter((sym) => sym.u === unit);
+    if (sameFile.length === 1) return { target: { t: 'sym', sym: sameFile[0]! }, confidence: CONFIDENCE.nearestName };
+    if (sameFile.length > 1) return undefined;
+    const directory = unit.path.slice(0, unit.path.lastIndexOf('/') + 1);
+    const sameDirectory = candidates.filter((sym) => sym.u.path.startsWith(directory) && !sym.u.path.slice(directory.length).includes('/'));
+    if (sameDirectory.length === 1) return { target: { t: 'sym', sym: sameDirectory[0]! }, confidence: CONFIDENCE.nearestName };
+    return undefined;
+  }
+
+  /** Resolve one reference; undefined when even a placeholder makes no sense. */
+  resolveReference(unit: Unit, ref: Reference): Hit | undefined {
+    const from = ref.from >= 0 && ref.from < unit.canon.length ? unit.canon[ref.from]! : -1;
+    const q = ref.qualifier;
+    const isCall = ref.kind === 'call' || ref.kind === 'new' || ref.kind === 'raise';
+    const want = ref.kind === 'type' || ref.kind === 'raise' ? 'type' : isCall ? 'callable' : 'any';
+    if (q.length === 0) {
+      if ((ref.kind === 'new' || ref.kind === 'call') && unit.lang.selfNames.includes(ref.name)) {
+        const type = this.enclosingType(unit, from);
+        if (type) return { target: { t: 'sym', sym: type }, confidence: CONFIDENCE.self };
+      }
+      const hit = this.resolveBare(unit, from, ref.name, want);
+      if (hit) return hit;
+      if (isCall && unit.traits.bareNameFallback) {
+        const guess = this.fallback(unit, ref.name, false);
+        if (guess) return guess;
+      }
+      return isCall ? { target: { t: 'ext', name: ref.name }, confidence: CONFIDENCE.unresolved } : undefined;
+    }
+    if (ref.receiverType) {
+      const type = this.resolveType(unit, from, ref.receiverType);
+      if (type) {
+        let current: Hit | undefined = type;
+        for (const segment of [...q.slice(1), ref.name]) {
+          current = current ? this.navigate(current.target, segment) : undefined;
+        }
+        if (current) return { target: current.target, confidence: Math.min(current.confidence, CONFIDENCE.receiverType) };
+      }
+    }
+    const head = q[0]!;
+    if (unit.lang.selfNames.includes(head) || unit.lang.superNames.includes(head)) {
+      const type = this.enclosingType(unit, from);
+      if (!type) return undefined;
+      const isSuper = unit.lang.superNames.includes(head);
+      const first = q.length > 1 ? q[1]! : ref.name;
+      const member = this.findMember(type, first, isSuper);
+      let current: Hit | undefined;
+      if (member) current = { target: { t: 'sym', sym: member.sym }, confidence: member.inherited && !isSuper ? CONFIDENCE.inherited : CONFIDENCE.self };
+      else {
+        const external = this.externalAncestor(type);
+        current = external ? { target: { t: 'ext', name: `${external}.${first}` }, confidence: CONFIDENCE.externalImported } : undefined;
+      }
+      for (const segment of q.length > 1 ? [...q.slice(2), ref.name] : []) {
+        const next: Hit | undefined = current ? this.navigate(current.target, segment) : undefined;
+        current = next ? { target: next.target, confidence: Math.min(current!.confidence, next.confidence, CONFIDENCE.receiverType) } : undefined;
+      }
+      if (current) return current;
+      if (!isCall) return undefined;
+      return { target: { t: 'ext', name: `${this.def(type).name}.${[...q.slice(1), ref.name].join('.')}` }, confidence: CONFIDENCE.unresolved };
+    }
+    if (isIdentifier(head)) {
+      const hit = this.resolvePath(unit, from, q, ref.name);
+      if (hit) return hit;
+    }
+    if (!isCall) return undefined;
+    const guess = this.fallback(unit, ref.name, true);
+    if (guess) return guess;
+    return { target: { t: 'ext', name: [...q, ref.name].join('.') }, confidence: CONFIDENCE.unresolved };
+  }
+
+  // ------------------------------------------------------------- nodes
+
+  /** The file node and one node per distinct definition. */
+  nodesOf(unit: Unit): GraphNode[] {
+    const language = unit.ext.language as LanguageId;
+    let lastLine = 1;
+    for (const symbol of unit.ext.symbols) lastLine = Math.max(lastLine, symbol.endLine);
+    const nodes: GraphNode[] = [
+      {
+        id: unit.fileId,
+        name: fileBaseName(unit.path),
+        qualifiedName: unit.path,
+        kind: 'file',
+        language,
+        file: unit.path,
+        startLine: 1,
+        endLine: lastLine,
+        signature: '',
+        doc: '',
+        isTest: unit.isTestFile,
+        external: false,
+      },
+    ];
+    const symbols = unit.ext.symbols;
+    for (let i = 0; i < symbols.length; i++) {
+      if (unit.canon[i] !== i) continue;
+      const s = symbols[i]!;
+      nodes.push({
+        id: this.idAt(unit, i),
+        name: s.name,
+        qualifiedName: this.qnAt(unit, i),
+        kind: s.kind,
+        language,
+        file: unit.path,
+        startLine: s.startLine,
+        endLine: s.endLine,
+        signature: s.signature,
+        doc: s.doc,
+        isTest: s.isTest || unit.isTestFile,
+        external: false,
+      });
+    }
+    return nodes;
+  }
+
+  // ------------------------------------------------------------- edges
+
+  /**
+   * Every edge `unit` owns, and the non-test symbols its tests call (also recorded in
+   * `testTargets` under the file's path when given, for {@link derive}).
+   */
+  edgesOf(unit: Unit, testTargets?: TestTargets): FileOutput {
+    const out = new EdgeSink(this);
+    const tests: NodeId[] = [];
+    const testSet = new Set<NodeId>();
+    const symbols = unit.ext.symbols;
+    const sourceOf = (from: number): NodeId => (from >= 0 && from < unit.canon.length ? this.idAt(unit, unit.canon[from]!) : unit.fileId);
+
+    // Structure: file/parent/owner contains each definition.
+    for (let i = 0; i < symbols.length; i++) {
+      if (unit.canon[i] !== i) continue;
+      const sym: Sym = { u: unit, i };
+      const owner = this.ownerOf(sym);
+      const ownerId = owner ? this.idOf(owner) : unit.fileId;
+      const id = this.idAt(unit, i);
+      out.add(ownerId, id, 'contains', CONFIDENCE.structural, 'ast_resolved', symbols[i]!.startLine);
+      out.add(id, ownerId, 'member_of', CONFIDENCE.structural, 'ast_resolved', symbols[i]!.startLine);
+    }
+
+    // Imports: file → module files (and the files that define imported names), or a package placeholder.
+    this.importIndex(unit);
+    unit.ext.imports.forEach((decl, d) => {
+      const resolved = this.resolvedImport(unit, d);
+      if (!resolved) return;
+      for (const file of resolved.files) {
+        const target = this.byPath.get(file);
+        if (target && target !== unit) out.add(unit.fileId, target.fileId, 'imports', CONFIDENCE.imported, 'ast_resolved', decl.line);
+      }
+      if (resolved.files.length === 0 && resolved.external) {
+        out.addExternal(unit.fileId, EXTERNAL_PREFIX + resolved.external, 'imports', CONFIDENCE.imported, 'ast_resolved', decl.line);
+      }
+      for (const name of decl.names) {
+        if (name.imported === '*') continue;
+        const bound = this.binding(unit, name.local);
+        const files = bound?.t === 'module' ? bound.units : bound?.t === 'sym' ? [bound.sym.u] : [];
+        for (const target of files) {
+          if (target !== unit) out.add(unit.fileId, target.fileId, 'imports', CONFIDENCE.imported, 'ast_resolved', decl.line);
+        }
+      }
+    });
+
+    // Declarations: supertypes, decorators, annotations.
+    for (let i = 0; i < symbols.length; i++) {
+      if (unit.canon[i] !== i) continue;
+      const def = symbols[i]!;
+      const id = this.idAt(unit, i);
+      const scopeIndex = this.parentIndex(unit, i);
+      if (def.supertypes) {
+        for (const ref of def.supertypes) {
+          const hit = this.resolveType(unit, scopeIndex, ref);
+          const target = hit?.target;
+          if (target?.t === 'sym') {
+            if (target.sym.u === unit && target.sym.i === i) continue;
+            const targetKind = this.def(target.sym).kind;
+            const type: EdgeType =
+              ref.relation !== 'extends' || ((targetKind === 'interface' || targetKind === 'trait') && def.kind !== 'interface' && def.kind !== 'trait')
+                ? 'implements'
+                : 'extends';
+            out.add(id, this.idOf(target.sym), type, hit!.confidence, provenanceFor(hit!.confidence), def.startLine);
+          } else {
+            const name = target?.t === 'ext' ? target.name : [...ref.qualifier, ref.name].join('.');
+            const confidence = target?.t === 'ext' ? hit!.confidence : CONFIDENCE.unresolved;
+            out.addExternal(id, EXTERNAL_PREFIX + name, ref.relation === 'extends' ? 'extends' : 'implements', confidence, provenanceFor(confidence), def.startLine);
+          }
+        }
+      }
+      for (const ref of def.decorators ?? []) {
+        const hit = ref.qualifier.length === 0 ? this.resolveBare(unit, scopeIndex, ref.name, 'callable') : this.resolvePathOrSelf(unit, scopeIndex, ref);
+        if (hit?.target.t === 'sym') out.add(this.idOf(hit.target.sym), id, 'decorates', hit.confidence, provenanceFor(hit.confidence), def.startLine);
+        else {
+          const name = hit?.target.t === 'ext' ? hit.target.name : [...ref.qualifier, ref.name].join('.');
+          const confidence = hit?.target.t === 'ext' ? hit.confidence : CONFIDENCE.unresolved;
+          out.addExternalSource(EXTERNAL_PREFIX + name, id, 'decorates', confidence, provenanceFor(confidence), def.startLine);
+        }
+      }
+      for (const ref of def.typeHints ?? []) {
+        const hit = this.resolveType(unit, scopeIndex, ref);
+        if (hit?.target.t === 'sym') {
+          if (TYPE_TARGET_KINDS.has(this.def(hit.target.sym).kind)) {
+            out.add(id, this.idOf(hit.target.sym), 'type_hint_of', hit.confidence, provenanceFor(hit.confidence), def.startLine);
+          }
+        } else if (hit?.target.t === 'ext') {
+          out.addExternal(id, EXTERNAL_PREFIX + hit.target.name, 'type_hint_of', hit.confidence, provenanceFor(hit.confidence), def.startLine);
+        }
+      }
+    }
+
+    // Uses.
+    for (const ref of unit.ext.references) {
+      const hit = this.resolveReference(unit, ref);
+      if (!hit) continue;
+      const source = sourceOf(ref.from);
+      const target = hit.target;
+      const provenance = provenanceFor(hit.confidence);
+      if (target.t === 'module') continue;
+      if (target.t === 'ext') {
+        const type: EdgeType | undefined =
+          ref.kind === 'call' || ref.kind === 'new' ? 'calls' : ref.kind === 'raise' ? 'throws' : ref.kind === 'type' && hit.confidence > CONFIDENCE.unresolved ? 'references' : undefined;
+        if (type) out.addExternal(source, EXTERNAL_PREFIX + target.name, type, hit.confidence, provenance, ref.line);
+        continue;
+      }
+      let sym = target.sym;
+      const def = this.def(sym);
+      let type: EdgeType;
+      switch (ref.kind) {
+        case 'call':
+        case 'new':
+          if (TYPE_LIKE_KINDS.has(def.kind)) sym = this.constructorOf(sym) ?? sym;
+          type = 'calls';
+          break;
+        case 'raise':
+          type = TYPE_LIKE_KINDS.has(def.kind) ? 'throws' : 'calls';
+          break;
+        case 'field':
+          type = VALUE_HOLDER_KINDS.has(def.kind) ? 'accesses_field' : 'references';
+          break;
+        default:
+          type = 'references';
+      }
+      const targetId = this.idOf(sym);
+      if (targetId === source) continue;
+      out.add(source, targetId, type, hit.confidence, provenance, ref.line);
+      if (type === 'calls' && ref.from >= 0) {
+        const caller: Sym = { u: unit, i: unit.canon[ref.from]! };
+        const callerDef = this.def(caller);
+        const calleeDef = this.def(sym);
+        if ((callerDef.isTest || unit.isTestFile) && CALLABLE_KINDS.has(callerDef.kind) && !calleeDef.isTest && !sym.u.isTestFile) {
+          out.add(source, targetId, 'tests', hit.confidence, provenance, ref.line);
+          out.add(targetId, source, 'tested_by', hit.confidence, provenance, ref.line);
+          if (tests.length < MAX_TEST_TARGETS && !testSet.has(targetId)) {
+            testSet.add(targetId);
+            tests.push(targetId);
+          }
+        }
+      }
+    }
+    if (testTargets && tests.length > 0) testTargets.set(unit.path, tests);
+    return { ...out.finish(), tests };
+  }
+
+  /** A decorator such as `@app.route` or `@self.x`: a dotted path from the decorated scope. */
+  private resolvePathOrSelf(unit: Unit, from: number, ref: NameRef): Hit | undefined {
+    const head = ref.qualifier[0]!;
+    if (!isIdentifier(head)) return undefined;
+    return this.resolvePath(unit, from, ref.qualifier, ref.name);
+  }
+}
+
+/** Collects edges, keeping one per (source, target, type) with the highest confidence. */
+class EdgeSink {
+  private readonly edges: GraphEdge[] = [];
+  private readonly index = new Map<string, number>();
+  private readonly externals = new Set<string>();
+
+  constructor(private readonly project: Project) {}
+
+  add(source: NodeId, target: NodeId, type: EdgeType, confidence: number, provenance: Provenance, line: number): void {
+    const key = source + target + type;
+    const existing = this.index.get(key);
+    if (existing !== undefined) {
+      const edge = this.edges[existing]!;
+      if (confidence > edge.confidence) this.edges[existing] = { ...edge, confidence, provenance };
+      return;
+    }
+    this.index.set(key, this.edges.length);
+    this.edges.push({ source, target, type, confidence, provenance, line });
+  }
+
+  addExternal(source: NodeId, qualifiedName: string, type: EdgeType, confidence: number, provenance: Provenance, line: number): void {
+    const name = sanitizeExternal(qualifiedName);
+    this.externals.add(name);
+    this.add(source, this.project.externalId(name), type, confidence, provenance, line);
+  }
+
+  addExternalSource(qualifiedName: string, target: NodeId, type: EdgeType, confidence: number, provenance: Provenance, line: number): void {
+    const name = sanitizeExternal(qualifiedName);
+    this.externals.add(name);
+    this.add(this.project.externalId(name), target, type, confidence, provenance, line);
+  }
+
+  finish(): OwnerOutput {
+    return { edges: this.edges, externals: this.externals };
+  }
+}
+
+function sanitizeExternal(qualifiedName: string): string {
+  return qualifiedName.length > 300 ? qualifiedName.slice(0, 300) : qualifiedName;
+}
+
+/** Confidence at or above 0.8 means the target was established, not guessed. */
+export function provenanceFor(confidence: number): Provenance {
+  return confidence >= 0.8 ? 'ast_resolved' : 'ast_inferred';
+}
+
+function isIdentifier(segment: string): boolean {
+  return /^[\p{L}_$@][\p{L}\p{N}_$@]*$/u.test(segment);
+}
+
+function preferDefinition(unit: Unit, candidates: readonly number[], want: 'any' | 'type' | 'callable'): number {
+  if (want !== 'any') {
+    for (const index of candidates) {
+      const kind = unit.ext.symbols[index]!.kind;
+      if (want === 'type' ? TYPE_TARGET_KINDS.has(kind) : CALLABLE_KINDS.has(kind) || TYPE_LIKE_KINDS.has(kind)) return index;
+    }
+  }
+  // Definitions beat variables that merely share the name (`json = None` fallbacks).
+  for (const index of candidates) {
+    const kind = unit.ext.symbols[index]!.kind;
+    if (!VALUE_HOLDER_KINDS.has(kind)) return index;
+  }
+  return candidates[0]!;
+}
+
+/** `<path>.<scope...>.<name>`, the rule of `qualifiedName` in @knowing/graph. */
+export function qualifiedNameOf(path: string, symbol: Pick<SymbolDef, 'scope' | 'name'>): string {
+  let qn = path;
+  for (const scope of symbol.scope) qn += '.' + scope;
+  return qn + '.' + symbol.name;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+export type { ImportDecl };

@@ -1,0 +1,295 @@
+/**
+ * End-to-end graph of the C# fixture: extraction by csharpLanguage, resolution and derived
+ * passes by the core, stored in the in-memory store. The repository's own subgraph is checked
+ * exactly; placeholders outside it (BCL, NuGet packages) only where they matter.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { GraphEdge, GraphNode } from '@knowing/graph';
+import { derive } from '../src/derive.js';
+import { discoverFiles } from '../src/discover.js';
+import { indexRepository } from '../src/index.js';
+import { csharpLanguage } from '../src/languages/csharp.js';
+import { BUILTIN_LANGUAGES } from '../src/languages/registry.js';
+import type { LanguageModule } from '../src/languages/types.js';
+import { createParser, withTree } from '../src/parser.js';
+import { Project, externalNode } from '../src/resolve.js';
+import type { OwnerOutput, ProjectFile, TestTargets } from '../src/resolve.js';
+import { createMemoryStore } from './helpers/memory-store.js';
+import type { MemoryStore } from './helpers/memory-store.js';
+
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'csharp');
+const REPO = 'fixture';
+const S = 'src/Acme.Billing/';
+const T = 'tests/Acme.Billing.Tests/InvoiceServiceTests.cs.InvoiceServiceTests';
+
+/**
+ * Index `root` with one language module: through `indexRepository` once the registry lists
+ * the module, until then through the same stages in-process (discover, extract, resolve,
+ * derive, one write batch), so the expected graph is the same either way.
+ */
+async function indexFixture(root: string, module: LanguageModule, store: MemoryStore): Promise<void> {
+  if (BUILTIN_LANGUAGES.includes(module)) {
+    await indexRepository({ root, store, repoId: REPO, workers: 0, languages: [module.id] });
+    return;
+  }
+  const discovery = await discoverFiles({ root, accept: (file) => module.extensions.some((ext) => file.endsWith(ext)) });
+  const parser = await createParser(module.grammarFor('A.cs'));
+  const files: ProjectFile[] = [];
+  for (const file of discovery.files) {
+    const source = await readFile(file.absolutePath, 'utf8');
+    const extraction = withTree(parser, source, (tree) => module.extract(tree.rootNode, source, file.path));
+    files.push({ path: file.path, extraction, language: module });
+  }
+  const project = new Project(REPO, files, { allPaths: discovery.files.map((f) => f.path) });
+  const testTargets: TestTargets = new Map();
+  const externals = new Map<string, GraphNode>();
+  const collect = (output: OwnerOutput): void => {
+    for (const name of output.externals) if (!externals.has(name)) externals.set(name, externalNode(REPO, name));
+  };
+  const writes = project.units.map((unit) => {
+    const output = project.edgesOf(unit, testTargets);
+    collect(output);
+    const file = discovery.files.find((f) => f.path === unit.path)!;
+    return {
+      file: { path: unit.path, language: module.id, contentHash: file.contentHash, sizeBytes: file.sizeBytes, indexedAt: 0, syntaxErrors: unit.ext.syntaxErrors },
+      nodes: project.nodesOf(unit),
+      edges: output.edges,
+    };
+  });
+  const derived = derive(project, testTargets);
+  for (const output of derived.values()) collect(output);
+  await store.applyBatch({
+    files: writes,
+    ownedEdges: [...derived].map(([owner, output]) => ({ owner, edges: output.edges })),
+    externalNodes: [...externals.values()],
+    repo: { id: REPO, root, commit: null, indexedAt: 0 },
+  });
+}
+
+interface RepoGraph {
+  readonly nodes: GraphNode[];
+  readonly edges: GraphEdge[];
+  /** `kind qualifiedName` of every non-external node, sorted. */
+  readonly nodeLines: string[];
+  /** Edge type → sorted `source -> target` lines between repository nodes. */
+  readonly edgeLines: Map<string, string[]>;
+  readonly qn: Map<string, string>;
+}
+
+async function repoGraph(): Promise<RepoGraph> {
+  const store = createMemoryStore();
+  await indexFixture(ROOT, csharpLanguage, store);
+  const nodes: GraphNode[] = [];
+  for await (const node of store.allNodes()) nodes.push(node);
+  const edges: GraphEdge[] = [];
+  for await (const edge of store.allEdges()) edges.push(edge);
+  const qn = new Map(nodes.map((node) => [node.id, node.qualifiedName]));
+  const internal = new Set(nodes.filter((node) => !node.external).map((node) => node.id));
+  const edgeLines = new Map<string, string[]>();
+  for (const edge of edges) {
+    if (!internal.has(edge.source) || !internal.has(edge.target)) continue;
+    edgeLines.set(edge.type, [...(edgeLines.get(edge.type) ?? []), `${qn.get(edge.source)} -> ${qn.get(edge.target)}`]);
+  }
+  for (const lines of edgeLines.values()) lines.sort();
+  const nodeLines = nodes.filter((node) => !node.external).map((node) => `${node.kind} ${node.qualifiedName}`).sort();
+  return { nodes, edges, nodeLines, edgeLines, qn };
+}
+
+// Reviewed by hand.
+const NODES = [
+  `class ${S}Contracts.cs.InvoiceDto`,
+  `class ${S}Invoice.cs.Invoice`,
+  `class ${S}Invoice.cs.InvoiceException`,
+  // A partial class: one node per file that declares a part.
+  `class ${S}InvoiceService.Validation.cs.InvoiceService`,
+  `class ${S}InvoiceService.cs.InvoiceService`,
+  `class ${S}InvoiceService.cs.InvoiceService.Calculator`,
+  `class ${S}ServiceBase.cs.ServiceBase`,
+  `class ${T}`,
+  `constant ${S}Contracts.cs.InvoiceState.Open`,
+  `constant ${S}Contracts.cs.InvoiceState.Paid`,
+  `constant ${S}InvoiceService.cs.InvoiceService.MaxLines`,
+  `constructor ${S}Invoice.cs.Invoice.Invoice`,
+  `constructor ${S}Invoice.cs.InvoiceException.InvoiceException`,
+  `constructor ${S}InvoiceService.cs.InvoiceService.InvoiceService`,
+  `constructor ${S}ServiceBase.cs.ServiceBase.ServiceBase`,
+  `enum ${S}Contracts.cs.InvoiceState`,
+  `field ${S}Contracts.cs.Money.Amount`,
+  `field ${S}InvoiceService.cs.InvoiceService.Issued`,
+  `field ${S}InvoiceService.cs.InvoiceService._store`,
+  `file ${S}Contracts.cs`,
+  `file ${S}Invoice.cs`,
+  `file ${S}InvoiceService.Validation.cs`,
+  `file ${S}InvoiceService.cs`,
+  `file ${S}ServiceBase.cs`,
+  'file tests/Acme.Billing.Tests/InvoiceServiceTests.cs',
+  `function ${S}InvoiceService.cs.InvoiceService.IssueAsync.Log`,
+  `interface ${S}Contracts.cs.IInvoiceService`,
+  `interface ${S}Invoice.cs.IInvoiceStore`,
+  `method ${S}Contracts.cs.IInvoiceService.IssueAsync`,
+  `method ${S}Invoice.cs.IInvoiceStore.Exists`,
+  `method ${S}Invoice.cs.IInvoiceStore.SaveAsync`,
+  `method ${S}InvoiceService.Validation.cs.InvoiceService.Validate`,
+  `method ${S}InvoiceService.cs.InvoiceService.Calculator.Sum`,
+  `method ${S}InvoiceService.cs.InvoiceService.Cancel`,
+  `method ${S}InvoiceService.cs.InvoiceService.CreateCalculator`,
+  `method ${S}InvoiceService.cs.InvoiceService.IssueAsync`,
+  `method ${S}ServiceBase.cs.ServiceBase.Cancel`,
+  `method ${T}.Cancel_rejects_paid_invoices`,
+  `method ${T}.Paid`,
+  `method ${T}.Validate_accepts`,
+  `property ${S}Contracts.cs.InvoiceDto.Id`,
+  `property ${S}Contracts.cs.InvoiceDto.Total`,
+  `property ${S}Invoice.cs.Invoice.Id`,
+  `property ${S}Invoice.cs.Invoice.Lines`,
+  `property ${S}Invoice.cs.Invoice.State`,
+  `property ${S}Invoice.cs.Invoice.Total`,
+  `property ${S}InvoiceService.cs.InvoiceService.Outstanding`,
+  `struct ${S}Contracts.cs.Money`,
+  `type_alias ${S}Contracts.cs.InvoiceIssued`,
+];
+
+const SERVICE = `${S}InvoiceService.cs.InvoiceService`;
+const PART = `${S}InvoiceService.Validation.cs.InvoiceService`;
+const INVOICE = `${S}Invoice.cs.Invoice`;
+const STORE = `${S}Invoice.cs.IInvoiceStore`;
+
+// Reviewed by hand: edges whose both ends are in the repository, except contains/member_of.
+// Lines marked "partial" show that the core picks one part of a partial class (the first
+// path) for `new InvoiceService(...)`; members of the other part are not found through it.
+const EDGES: Record<string, string[]> = {
+  accesses_field: [
+    // The other part of the partial class reaches Invoice through its parameter type.
+    `${PART}.Validate -> ${INVOICE}.Id`,
+    `${PART}.Validate -> ${INVOICE}.Lines`,
+    `${SERVICE}.Cancel -> ${INVOICE}.State`,
+    `${SERVICE}.InvoiceService -> ${SERVICE}._store`,
+    `${SERVICE}.IssueAsync -> ${INVOICE}.Total`,
+    `${SERVICE}.IssueAsync -> ${SERVICE}.Outstanding`,
+    `${SERVICE}.IssueAsync -> ${SERVICE}._store`,
+  ],
+  calls: [
+    `${PART}.Validate -> ${STORE}.Exists`,
+    // `base.Cancel(invoice)`
+    `${SERVICE}.Cancel -> ${S}ServiceBase.cs.ServiceBase.Cancel`,
+    // `: base(store)`
+    `${SERVICE}.InvoiceService -> ${S}ServiceBase.cs.ServiceBase.ServiceBase`,
+    // `await _store.SaveAsync(invoice)`: the field's declared interface
+    `${SERVICE}.IssueAsync -> ${STORE}.SaveAsync`,
+    `${SERVICE}.IssueAsync -> ${INVOICE}.Invoice`,
+    // `Calculator calculator = CreateCalculator(); calculator.Sum(lines)`
+    `${SERVICE}.IssueAsync -> ${SERVICE}.Calculator.Sum`,
+    `${SERVICE}.IssueAsync -> ${SERVICE}.CreateCalculator`,
+    `${SERVICE}.IssueAsync -> ${SERVICE}.IssueAsync.Log`,
+    // partial
+    `${T}.Cancel_rejects_paid_invoices -> ${PART}`,
+    `${T}.Cancel_rejects_paid_invoices -> ${T}.Paid`,
+    `${T}.Paid -> ${INVOICE}.Invoice`,
+  ],
+  // partial
+  co_tested_with: [`${PART} -> ${INVOICE}.Invoice`],
+  extends: [`${SERVICE} -> ${S}ServiceBase.cs.ServiceBase`],
+  implements: [`${SERVICE} -> ${S}Contracts.cs.IInvoiceService`],
+  imports: [
+    `${S}Invoice.cs -> ${S}Contracts.cs`,
+    `${S}InvoiceService.Validation.cs -> ${S}Contracts.cs`,
+    `${S}InvoiceService.cs -> ${S}Contracts.cs`,
+    // `using Acme.Billing;`: every file of the namespace
+    `tests/Acme.Billing.Tests/InvoiceServiceTests.cs -> ${S}Invoice.cs`,
+    `tests/Acme.Billing.Tests/InvoiceServiceTests.cs -> ${S}InvoiceService.Validation.cs`,
+    `tests/Acme.Billing.Tests/InvoiceServiceTests.cs -> ${S}InvoiceService.cs`,
+    `tests/Acme.Billing.Tests/InvoiceServiceTests.cs -> ${S}ServiceBase.cs`,
+  ],
+  overrides: [`${SERVICE}.Cancel -> ${S}ServiceBase.cs.ServiceBase.Cancel`, `${SERVICE}.IssueAsync -> ${S}Contracts.cs.IInvoiceService.IssueAsync`],
+  references: [
+    `${SERVICE}.Cancel -> ${S}Contracts.cs.InvoiceState.Paid`,
+    `${SERVICE}.IssueAsync -> ${SERVICE}.Calculator`,
+    // `Assert.Throws<InvoiceException>(...)`
+    `${T}.Cancel_rejects_paid_invoices -> ${S}Invoice.cs.InvoiceException`,
+  ],
+  // partial
+  tested_by: [`${INVOICE}.Invoice -> ${T}.Paid`, `${PART} -> ${T}.Cancel_rejects_paid_invoices`],
+  // partial
+  tests: [`${T}.Cancel_rejects_paid_invoices -> ${PART}`, `${T}.Paid -> ${INVOICE}.Invoice`],
+  throws: [`${SERVICE}.Cancel -> ${S}Invoice.cs.InvoiceException`],
+  type_hint_of: [
+    `${S}Contracts.cs.InvoiceDto.Total -> ${S}Contracts.cs.Money`,
+    `${STORE}.SaveAsync -> ${INVOICE}`,
+    `${INVOICE}.State -> ${S}Contracts.cs.InvoiceState`,
+    `${INVOICE}.Total -> ${S}Contracts.cs.Money`,
+    `${PART}.Validate -> ${INVOICE}`,
+    `${SERVICE}.Cancel -> ${INVOICE}`,
+    `${SERVICE}.CreateCalculator -> ${SERVICE}.Calculator`,
+    `${SERVICE}.InvoiceService -> ${STORE}`,
+    `${SERVICE}.IssueAsync -> ${INVOICE}`,
+    `${SERVICE}.IssueAsync.Log -> ${INVOICE}`,
+    `${SERVICE}.Outstanding -> ${S}Contracts.cs.Money`,
+    `${SERVICE}._store -> ${STORE}`,
+    `${S}ServiceBase.cs.ServiceBase.Cancel -> ${INVOICE}`,
+    `${S}ServiceBase.cs.ServiceBase.ServiceBase -> ${STORE}`,
+    `${T}.Paid -> ${INVOICE}`,
+  ],
+};
+
+describe('csharp fixture graph', () => {
+  let graph: RepoGraph;
+
+  beforeAll(async () => {
+    graph = await repoGraph();
+  });
+
+  it('has exactly the expected repository nodes', () => {
+    expect(graph.nodeLines).toEqual(NODES);
+  });
+
+  for (const [type, expected] of Object.entries(EDGES)) {
+    it(`has exactly the expected ${type} edges inside the repository`, () => {
+      expect(graph.edgeLines.get(type) ?? []).toEqual(expected);
+    });
+  }
+
+  it('has no repository edge types beyond the expected ones and contains/member_of', () => {
+    expect([...graph.edgeLines.keys()].sort()).toEqual([...Object.keys(EDGES), 'contains', 'member_of'].sort());
+  });
+
+  it('makes every definition a member of exactly one container, mirrored by contains', () => {
+    const contains = new Set(graph.edgeLines.get('contains'));
+    const memberOf = graph.edgeLines.get('member_of') ?? [];
+    expect(memberOf).toHaveLength(graph.nodes.filter((node) => node.kind !== 'file' && !node.external).length);
+    for (const line of memberOf) {
+      const [child, parent] = line.split(' -> ');
+      expect(contains.has(`${parent} -> ${child}`)).toBe(true);
+    }
+  });
+
+  it('points BCL and package usings at external packages, and attributes at external decorators', () => {
+    const lines = graph.edges.map((edge) => `${edge.type} ${graph.qn.get(edge.source)} -> ${graph.qn.get(edge.target)}`);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `imports ${S}InvoiceService.cs -> external:dotnet`,
+        `imports ${S}InvoiceService.cs -> external:Newtonsoft`,
+        'imports tests/Acme.Billing.Tests/InvoiceServiceTests.cs -> external:Xunit',
+        `extends ${S}Invoice.cs.InvoiceException -> external:Exception`,
+        `decorates external:Fact -> ${T}.Cancel_rejects_paid_invoices`,
+      ]),
+    );
+  });
+
+  it('stores C# nodes with lines, signatures, docs and test flags', () => {
+    const byQn = (qn: string) => graph.nodes.find((node) => node.qualifiedName === qn);
+    expect(byQn(SERVICE)).toMatchObject({
+      name: 'InvoiceService',
+      kind: 'class',
+      language: 'csharp',
+      startLine: 13,
+      endLine: 56,
+      signature: 'public partial class InvoiceService : ServiceBase, IInvoiceService',
+      doc: 'Issues invoices and charges Customer accounts.',
+      isTest: false,
+    });
+    expect(byQn(`${T}.Validate_accepts`)?.isTest).toBe(true);
+  });
+});

@@ -1,0 +1,205 @@
+import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { GraphStore } from '@knowing/graph';
+import { indexRepository } from '../src/index.js';
+import type { IndexSummary } from '../src/index.js';
+import { graphText } from './helpers/graph-text.js';
+import { createMemoryStore } from './helpers/memory-store.js';
+
+const shop = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'python', 'shop');
+
+let root: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'knowing-incremental-'));
+  await cp(shop, root, { recursive: true });
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function index(store: GraphStore, extra: { signal?: AbortSignal; onProgress?: Parameters<typeof indexRepository>[0]['onProgress'] } = {}): Promise<IndexSummary> {
+  return indexRepository({ root, store, repoId: 'fixture', workers: 0, ...extra });
+}
+
+/** The incremental store must hold exactly what a fresh full index of the same tree holds. */
+async function expectSameAsFullIndex(store: GraphStore): Promise<void> {
+  const fresh = createMemoryStore();
+  await indexRepository({ root, store: fresh, repoId: 'fixture', workers: 0, full: true });
+  const [actual, expected] = await Promise.all([graphText(store), graphText(fresh)]);
+  expect(actual.nodeRecords).toEqual(expected.nodeRecords);
+  expect(actual.edgeRecords).toEqual(expected.edgeRecords);
+  const files = (s: GraphStore): Promise<string[]> => s.listFiles().then((list) => list.map((f) => `${f.path} ${f.contentHash}`).sort());
+  expect(await files(store)).toEqual(await files(fresh));
+}
+
+async function edit(relative: string, change: (text: string) => string): Promise<void> {
+  const file = path.join(root, relative);
+  await writeFile(file, change(await readFile(file, 'utf8')));
+}
+
+describe('incremental re-index', () => {
+  it('parses and writes nothing when nothing changed', async () => {
+    const store = createMemoryStore();
+    const first = await index(store);
+    expect(first.files.parsed).toBe(8);
+    const batches = store.batches;
+    const second = await index(store);
+    expect(second.files).toMatchObject({ parsed: 0, unchanged: 8, resolved: 0, deleted: 0, written: 0 });
+    expect(second.write).toBeNull();
+    expect(store.batches).toBe(batches);
+    expect(second.edges).toBe(first.edges);
+    await expectSameAsFullIndex(store);
+  });
+
+  it('re-resolves only the edited file after a body-only edit', async () => {
+    const store = createMemoryStore();
+    await index(store);
+    await edit('src/shop/service.py', (text) => text.replace('return util.format_price(order.total())', 'self.reorder(1)\n        return util.format_price(order.total())'));
+    const summary = await index(store);
+    expect(summary.files).toMatchObject({ parsed: 1, resolved: 1, written: 1 });
+    const text = await graphText(store);
+    expect(text.edges).toContain('edge calls src/shop/service.py.OrderService.describe -> src/shop/service.py.OrderService.reorder');
+    await expectSameAsFullIndex(store);
+  });
+
+  it('updates co_tested_with after a body-only edit of a test file', async () => {
+    const store = createMemoryStore();
+    await index(store);
+    await edit('tests/test_service.py', (text) => text.replace('    store.put(1, "x")\n', '    store.put(1, "x")\n    store.dump()\n'));
+    const summary = await index(store);
+    expect(summary.files).toMatchObject({ parsed: 1, resolved: 1 });
+    const text = await graphText(store);
+    expect(text.edges).toContain('edge tests tests/test_service.py.test_cached_store_reads_through -> src/shop/storage/memory.py.MemoryStore.dump');
+    expect(text.edges.filter((line) => line.startsWith('edge co_tested_with') && line.includes('MemoryStore.dump'))).not.toEqual([]);
+    await expectSameAsFullIndex(store);
+  });
+
+  it('re-extracts only an edited file and re-resolves edges into it from unchanged files', async () => {
+    const store = createMemoryStore();
+    await index(store);
+    // Renaming a parent method changes what unchanged files' self calls resolve to.
+    await edit('src/shop/storage/base.py', (text) => text.replaceAll('_key', '_make_key'));
+    const summary = await index(store);
+    expect(summary.files).toMatchObject({ parsed: 1, unchanged: 7, resolved: 8 });
+    const text = await graphText(store);
+    expect(text.edges).toContain('edge calls src/shop/storage/memory.py.MemoryStore.get -> external:MemoryStore._key');
+    expect(text.edges).toContain('edge inherits src/shop/storage/memory.py.MemoryStore -> src/shop/storage/base.py.BaseStore._make_key');
+    await expectSameAsFullIndex(store);
+  });
+
+  it('recomputes derived edges across the hierarchy when a parent changes', async () => {
+    const store = createMemoryStore();
+    await index(store);
+    await edit('src/shop/storage/memory.py', (text) => text.replace('class MemoryStore(BaseStore):', 'class MemoryStore:'));
+    const summary = await index(store);
+    expect(summary.files.parsed).toBe(1);
+    const text = await graphText(store);
+    expect(text.edges.filter((line) => line.includes('BaseStore._key') && line.startsWith('edge inherits'))).toEqual([]);
+    await expectSameAsFullIndex(store);
+  });
+
+  it('adds a new file and links unchanged files to it', async () => {
+    const store = createMemoryStore();
+    await index(store);
+    await writeFile(
+      path.join(root, 'src/shop/storage/redis.py'),
+      'from .base import BaseStore\n\n\nclass RedisStore(BaseStore):\n    def get(self, order_id):\n        return self._key(order_id)\n',
+    );
+    await edit('src/shop/storage/__init__.py', (text) => text + 'from .redis import RedisStore\n');
+    const summary = await index(store);
+    expect(summary.files.parsed).toBe(2);
+    const text = await graphText(store);
+    expect(text.edges).toContain('edge overrides src/shop/storage/redis.py.RedisStore.get -> src/shop/storage/base.py.BaseStore.get');
+    await expectSameAsFullIndex(store);
+  });
+
+  it('removes a deleted file with its nodes and edges, and re-resolves what pointed at it', async () => {
+    const store = createMemoryStore();
+    await index(store);
+    await rm(path.join(root, 'src/shop/util.py'));
+    const summary = await index(store);
+    expect(summary.files).toMatchObject({ parsed: 0, deleted: 1 });
+    const text = await graphText(store);
+    expect(text.nodes.some((line) => line.includes('util.py'))).toBe(false);
+    expect(text.edges.some((line) => line.includes('src/shop/util.py'))).toBe(false);
+    expect(await store.getNote('extraction:src/shop/util.py')).toBeUndefined();
+    await expectSameAsFullIndex(store);
+  });
+
+  it('handles a renamed file, before and after its importers are updated', async () => {
+    const store = createMemoryStore();
+    await index(store);
+    await rename(path.join(root, 'src/shop/service.py'), path.join(root, 'src/shop/orders.py'));
+    const renamed = await index(store);
+    expect(renamed.files).toMatchObject({ parsed: 1, deleted: 1 });
+    await expectSameAsFullIndex(store);
+    await edit('src/shop/__init__.py', (text) => text.replace('.service', '.orders'));
+    await index(store);
+    const text = await graphText(store);
+    expect(text.edges).toContain('edge tests tests/test_service.py.test_place_stores_order -> src/shop/orders.py.OrderService.place');
+    await expectSameAsFullIndex(store);
+  });
+
+  it('leaves the previous graph untouched when a run is aborted before its write', async () => {
+    const store = createMemoryStore();
+    await index(store);
+    const before = await graphText(store);
+    await edit('src/shop/models.py', (text) => text.replace('def total(self)', 'def grand_total(self)'));
+    const controller = new AbortController();
+    await expect(
+      index(store, { signal: controller.signal, onProgress: (event) => event.phase === 'resolve' && controller.abort() }),
+    ).rejects.toThrow();
+    expect((await graphText(store)).edgeRecords).toEqual(before.edgeRecords);
+    await index(store);
+    await expectSameAsFullIndex(store);
+  });
+
+  it('recovers when a run died between its write and its state note', async () => {
+    const store = createMemoryStore();
+    await index(store);
+    await edit('src/shop/models.py', (text) => text.replace('class Order:', 'class Order(Product):'));
+    const failing: GraphStore = Object.create(store, {
+      putNote: {
+        value: async (key: string, kind: string, value: Uint8Array, snapshot?: string | null) => {
+          if (key === 'indexer:state') throw new Error('killed');
+          return store.putNote(key, kind, value, snapshot);
+        },
+      },
+    });
+    await expect(indexRepository({ root, store: failing, repoId: 'fixture', workers: 0 })).rejects.toThrow('killed');
+    await edit('src/shop/models.py', (text) => text.replace('class Order(Product):', 'class Order:'));
+    const summary = await index(store);
+    // The state no longer matches the stored snapshot, so every owner is rewritten.
+    expect(summary.files.written).toBe(8);
+    await expectSameAsFullIndex(store);
+  });
+
+  it('parses an unchanged file again when its cached extraction is gone and every file must be re-resolved', async () => {
+    const store = createMemoryStore();
+    await index(store);
+    await store.deleteNote('extraction:src/shop/util.py');
+    await edit('src/shop/storage/base.py', (text) => text.replace('def put(', 'def store(').replace('def get(', 'def put(').replace('def store(', 'def get('));
+    const summary = await index(store);
+    expect(summary.files).toMatchObject({ parsed: 2, resolved: 8 });
+    expect(await store.getNote('extraction:src/shop/util.py')).toBeDefined();
+    await expectSameAsFullIndex(store);
+  });
+
+  it('re-indexes everything with full, and after the repo id changes', async () => {
+    const store = createMemoryStore();
+    await index(store);
+    const full = await indexRepository({ root, store, repoId: 'fixture', workers: 0, full: true });
+    expect(full.files.parsed).toBe(8);
+    const other = await indexRepository({ root, store, repoId: 'other', workers: 0 });
+    expect(other.files.parsed).toBe(8);
+    expect((await store.repo())?.id).toBe('other');
+    const fresh = createMemoryStore();
+    await indexRepository({ root, store: fresh, repoId: 'other', workers: 0 });
+    expect((await graphText(store)).edgeRecords).toEqual((await graphText(fresh)).edgeRecords);
+  });
+});

@@ -1,0 +1,299 @@
+/**
+ * End-to-end graph of the Java fixture: extraction by javaLanguage, resolution and derived
+ * passes by the core, stored in the in-memory store. The repository's own subgraph is checked
+ * exactly; placeholders outside it (JDK, libraries) only where they matter.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { GraphEdge, GraphNode } from '@knowing/graph';
+import { derive } from '../src/derive.js';
+import { discoverFiles } from '../src/discover.js';
+import { indexRepository } from '../src/index.js';
+import { javaLanguage } from '../src/languages/java.js';
+import { BUILTIN_LANGUAGES } from '../src/languages/registry.js';
+import type { LanguageModule } from '../src/languages/types.js';
+import { createParser, withTree } from '../src/parser.js';
+import { Project, externalNode } from '../src/resolve.js';
+import type { OwnerOutput, ProjectFile, TestTargets } from '../src/resolve.js';
+import { createMemoryStore } from './helpers/memory-store.js';
+import type { MemoryStore } from './helpers/memory-store.js';
+
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'java');
+const REPO = 'fixture';
+const S = 'src/main/java/com/acme/shop/';
+const T = 'src/test/java/com/acme/shop/';
+
+/**
+ * Index `root` with one language module: through `indexRepository` once the registry lists
+ * the module, until then through the same stages in-process (discover, extract, resolve,
+ * derive, one write batch), so the expected graph is the same either way.
+ */
+async function indexFixture(root: string, module: LanguageModule, store: MemoryStore): Promise<void> {
+  if (BUILTIN_LANGUAGES.includes(module)) {
+    await indexRepository({ root, store, repoId: REPO, workers: 0, languages: [module.id] });
+    return;
+  }
+  const discovery = await discoverFiles({ root, accept: (file) => module.extensions.some((ext) => file.endsWith(ext)) });
+  const parser = await createParser(module.grammarFor('A.java'));
+  const files: ProjectFile[] = [];
+  for (const file of discovery.files) {
+    const source = await readFile(file.absolutePath, 'utf8');
+    const extraction = withTree(parser, source, (tree) => module.extract(tree.rootNode, source, file.path));
+    files.push({ path: file.path, extraction, language: module });
+  }
+  const project = new Project(REPO, files, { allPaths: discovery.files.map((f) => f.path) });
+  const testTargets: TestTargets = new Map();
+  const externals = new Map<string, GraphNode>();
+  const collect = (output: OwnerOutput): void => {
+    for (const name of output.externals) if (!externals.has(name)) externals.set(name, externalNode(REPO, name));
+  };
+  const writes = project.units.map((unit) => {
+    const output = project.edgesOf(unit, testTargets);
+    collect(output);
+    const file = discovery.files.find((f) => f.path === unit.path)!;
+    return {
+      file: { path: unit.path, language: module.id, contentHash: file.contentHash, sizeBytes: file.sizeBytes, indexedAt: 0, syntaxErrors: unit.ext.syntaxErrors },
+      nodes: project.nodesOf(unit),
+      edges: output.edges,
+    };
+  });
+  const derived = derive(project, testTargets);
+  for (const output of derived.values()) collect(output);
+  await store.applyBatch({
+    files: writes,
+    ownedEdges: [...derived].map(([owner, output]) => ({ owner, edges: output.edges })),
+    externalNodes: [...externals.values()],
+    repo: { id: REPO, root, commit: null, indexedAt: 0 },
+  });
+}
+
+interface RepoGraph {
+  readonly nodes: GraphNode[];
+  readonly edges: GraphEdge[];
+  /** `kind qualifiedName` of every non-external node, sorted. */
+  readonly nodeLines: string[];
+  /** Edge type → sorted `source -> target` lines between repository nodes. */
+  readonly edgeLines: Map<string, string[]>;
+  readonly qn: Map<string, string>;
+}
+
+async function repoGraph(): Promise<RepoGraph> {
+  const store = createMemoryStore();
+  await indexFixture(ROOT, javaLanguage, store);
+  const nodes: GraphNode[] = [];
+  for await (const node of store.allNodes()) nodes.push(node);
+  const edges: GraphEdge[] = [];
+  for await (const edge of store.allEdges()) edges.push(edge);
+  const qn = new Map(nodes.map((node) => [node.id, node.qualifiedName]));
+  const internal = new Set(nodes.filter((node) => !node.external).map((node) => node.id));
+  const edgeLines = new Map<string, string[]>();
+  for (const edge of edges) {
+    if (!internal.has(edge.source) || !internal.has(edge.target)) continue;
+    edgeLines.set(edge.type, [...(edgeLines.get(edge.type) ?? []), `${qn.get(edge.source)} -> ${qn.get(edge.target)}`]);
+  }
+  for (const lines of edgeLines.values()) lines.sort();
+  const nodeLines = nodes.filter((node) => !node.external).map((node) => `${node.kind} ${node.qualifiedName}`).sort();
+  return { nodes, edges, nodeLines, edgeLines, qn };
+}
+
+// Reviewed by hand.
+const NODES = [
+  'class broken/Broken.java.Broken',
+  `class ${S}BaseService.java.BaseService`,
+  `class ${S}OrderException.java.OrderException`,
+  `class ${S}OrderService.java.OrderService`,
+  `class ${S}OrderService.java.OrderService.Summary`,
+  `class ${S}OrderService.java.OrderService.count.Counter`,
+  `class ${S}OrderService.java.OrderService.sorted.anon$Comparator`,
+  `class ${S}model/Order.java.Order`,
+  `class ${S}util/Strings.java.Strings`,
+  `class ${T}OrderServiceTest.java.OrderServiceTest`,
+  `constant ${S}OrderService.java.OrderService.MAX_ITEMS`,
+  `constant ${S}Repository.java.Repository.PAGE_SIZE`,
+  `constant ${S}model/Status.java.Status.NEW`,
+  `constant ${S}model/Status.java.Status.PAID`,
+  `constructor ${S}BaseService.java.BaseService.BaseService`,
+  `constructor ${S}OrderException.java.OrderException.OrderException`,
+  `constructor ${S}OrderService.java.OrderService.OrderService`,
+  `constructor ${S}OrderService.java.OrderService.Summary.Summary`,
+  `constructor ${S}model/Order.java.Order.Order`,
+  `constructor ${S}util/Strings.java.Strings.Strings`,
+  `enum ${S}model/Status.java.Status`,
+  `field ${S}OrderService.java.OrderService.Summary.order`,
+  `field ${S}OrderService.java.OrderService.count.Counter.total`,
+  `field ${S}OrderService.java.OrderService.log`,
+  `field ${S}OrderService.java.OrderService.repository`,
+  `field ${S}model/Order.java.Order.id`,
+  `field ${S}model/Order.java.Order.items`,
+  `field ${T}OrderServiceTest.java.OrderServiceTest.service`,
+  'file broken/Broken.java',
+  `file ${S}BaseService.java`,
+  `file ${S}OrderException.java`,
+  `file ${S}OrderRepository.java`,
+  `file ${S}OrderService.java`,
+  `file ${S}Repository.java`,
+  `file ${S}model/Order.java`,
+  `file ${S}model/Status.java`,
+  `file ${S}util/Strings.java`,
+  `file ${T}OrderServiceTest.java`,
+  `interface ${S}OrderRepository.java.OrderRepository`,
+  `interface ${S}Repository.java.Audited`,
+  `interface ${S}Repository.java.Repository`,
+  'method broken/Broken.java.Broken.bad',
+  'method broken/Broken.java.Broken.ok',
+  `method ${S}BaseService.java.BaseService.close`,
+  `method ${S}OrderRepository.java.OrderRepository.flush`,
+  `method ${S}OrderRepository.java.OrderRepository.load`,
+  `method ${S}OrderRepository.java.OrderRepository.store`,
+  `method ${S}OrderService.java.OrderService.Summary.describe`,
+  `method ${S}OrderService.java.OrderService.count`,
+  `method ${S}OrderService.java.OrderService.find`,
+  `method ${S}OrderService.java.OrderService.save`,
+  `method ${S}OrderService.java.OrderService.sorted`,
+  `method ${S}OrderService.java.OrderService.sorted.anon$Comparator.compare`,
+  `method ${S}Repository.java.Audited.value`,
+  `method ${S}Repository.java.Repository.exists`,
+  `method ${S}Repository.java.Repository.save`,
+  `method ${S}model/Order.java.Order.total`,
+  `method ${S}model/Order.java.Order.validate`,
+  `method ${S}model/Status.java.Status.PAID.isFinal`,
+  `method ${S}model/Status.java.Status.isFinal`,
+  `method ${S}util/Strings.java.Strings.isBlank`,
+  `method ${T}OrderServiceTest.java.OrderServiceTest.findsSavedOrders`,
+  `method ${T}OrderServiceTest.java.OrderServiceTest.summary`,
+];
+
+const SERVICE = `${S}OrderService.java.OrderService`;
+const ORDER = `${S}model/Order.java.Order`;
+const REPOSITORY = `${S}OrderRepository.java.OrderRepository`;
+
+// Reviewed by hand: edges whose both ends are in the repository, except contains/member_of.
+const EDGES: Record<string, string[]> = {
+  accesses_field: [
+    `${SERVICE}.OrderService -> ${SERVICE}.repository`,
+    `${SERVICE}.Summary.Summary -> ${SERVICE}.Summary.order`,
+    `${SERVICE}.Summary.describe -> ${SERVICE}.Summary.order`,
+    `${SERVICE}.count -> ${SERVICE}.MAX_ITEMS`,
+    `${SERVICE}.count -> ${SERVICE}.count.Counter.total`,
+    `${SERVICE}.find -> ${SERVICE}.repository`,
+    `${SERVICE}.save -> ${SERVICE}.log`,
+    `${SERVICE}.save -> ${SERVICE}.repository`,
+    `${ORDER}.Order -> ${ORDER}.id`,
+    `${ORDER}.total -> ${ORDER}.items`,
+    `${T}OrderServiceTest.java.OrderServiceTest.findsSavedOrders -> ${T}OrderServiceTest.java.OrderServiceTest.service`,
+  ],
+  calls: [
+    // `super(repository)`
+    `${SERVICE}.OrderService -> ${S}BaseService.java.BaseService.BaseService`,
+    `${SERVICE}.Summary.describe -> ${ORDER}.id`,
+    // `new Counter()` of a local class without a constructor
+    `${SERVICE}.count -> ${SERVICE}.count.Counter`,
+    // `((Order) value).items()`
+    `${SERVICE}.count -> ${ORDER}.items`,
+    // through the field's declared type
+    `${SERVICE}.find -> ${REPOSITORY}.load`,
+    `${SERVICE}.save -> ${REPOSITORY}.flush`,
+    `${SERVICE}.save -> ${REPOSITORY}.store`,
+    `${SERVICE}.save -> ${ORDER}.id`,
+    // `Order::validate`
+    `${SERVICE}.sorted -> ${ORDER}.validate`,
+    `${SERVICE}.sorted.anon$Comparator.compare -> ${ORDER}.id`,
+    `${T}OrderServiceTest.java.OrderServiceTest.findsSavedOrders -> ${SERVICE}.find`,
+    `${T}OrderServiceTest.java.OrderServiceTest.service -> ${SERVICE}.OrderService`,
+  ],
+  decorates: [`${S}Repository.java.Audited -> ${SERVICE}`],
+  extends: [`${SERVICE} -> ${S}BaseService.java.BaseService`],
+  implements: [`${SERVICE} -> ${S}Repository.java.Repository`],
+  imports: [
+    `${S}OrderRepository.java -> ${S}model/Order.java`,
+    `${S}OrderService.java -> ${S}model/Order.java`,
+    `${S}OrderService.java -> ${S}model/Status.java`,
+    `${S}OrderService.java -> ${S}util/Strings.java`,
+  ],
+  inherits: [`${SERVICE} -> ${S}BaseService.java.BaseService.close`, `${SERVICE} -> ${S}Repository.java.Repository.exists`],
+  overrides: [`${SERVICE}.save -> ${S}Repository.java.Repository.save`],
+  references: [
+    `${SERVICE} -> ${ORDER}`,
+    `${SERVICE}.count -> ${ORDER}`,
+    `${SERVICE}.save -> ${S}model/Status.java.Status.PAID`,
+    `${SERVICE}.sorted -> ${ORDER}`,
+  ],
+  tested_by: [`${SERVICE}.find -> ${T}OrderServiceTest.java.OrderServiceTest.findsSavedOrders`],
+  tests: [`${T}OrderServiceTest.java.OrderServiceTest.findsSavedOrders -> ${SERVICE}.find`],
+  throws: [`${SERVICE}.save -> ${S}OrderException.java.OrderException`, `${S}Repository.java.Repository.save -> ${S}OrderException.java.OrderException`],
+  type_hint_of: [
+    `${S}BaseService.java.BaseService.BaseService -> ${REPOSITORY}`,
+    `${REPOSITORY}.load -> ${ORDER}`,
+    `${REPOSITORY}.store -> ${ORDER}`,
+    `${SERVICE}.OrderService -> ${REPOSITORY}`,
+    `${SERVICE}.Summary.Summary -> ${ORDER}`,
+    `${SERVICE}.Summary.order -> ${ORDER}`,
+    `${SERVICE}.find -> ${ORDER}`,
+    `${SERVICE}.repository -> ${REPOSITORY}`,
+    `${SERVICE}.save -> ${ORDER}`,
+    `${SERVICE}.sorted -> ${ORDER}`,
+    `${SERVICE}.sorted.anon$Comparator.compare -> ${ORDER}`,
+    `${T}OrderServiceTest.java.OrderServiceTest.service -> ${SERVICE}`,
+    `${T}OrderServiceTest.java.OrderServiceTest.summary -> ${SERVICE}.Summary`,
+  ],
+};
+
+describe('java fixture graph', () => {
+  let graph: RepoGraph;
+
+  beforeAll(async () => {
+    graph = await repoGraph();
+  });
+
+  it('has exactly the expected repository nodes', () => {
+    expect(graph.nodeLines).toEqual(NODES);
+  });
+
+  for (const [type, expected] of Object.entries(EDGES)) {
+    it(`has exactly the expected ${type} edges inside the repository`, () => {
+      expect(graph.edgeLines.get(type) ?? []).toEqual(expected);
+    });
+  }
+
+  it('has no repository edge types beyond the expected ones and contains/member_of', () => {
+    expect([...graph.edgeLines.keys()].sort()).toEqual([...Object.keys(EDGES), 'contains', 'member_of'].sort());
+  });
+
+  it('makes every definition a member of exactly one container, mirrored by contains', () => {
+    const contains = new Set(graph.edgeLines.get('contains'));
+    const memberOf = graph.edgeLines.get('member_of') ?? [];
+    expect(memberOf).toHaveLength(graph.nodes.filter((node) => node.kind !== 'file' && !node.external).length);
+    for (const line of memberOf) {
+      const [child, parent] = line.split(' -> ');
+      expect(contains.has(`${parent} -> ${child}`)).toBe(true);
+    }
+  });
+
+  it('points JDK and library imports at external packages', () => {
+    const imports = graph.edges.filter((edge) => edge.type === 'imports').map((edge) => `${graph.qn.get(edge.source)} -> ${graph.qn.get(edge.target)}`);
+    expect(imports).toEqual(
+      expect.arrayContaining([
+        `${S}OrderService.java -> external:java`,
+        `${S}OrderService.java -> external:org.slf4j`,
+        `${T}OrderServiceTest.java -> external:org.junit`,
+      ]),
+    );
+  });
+
+  it('stores Java nodes with lines, signatures, docs and test flags', () => {
+    const byQn = (qn: string) => graph.nodes.find((node) => node.qualifiedName === qn);
+    expect(byQn(SERVICE)).toMatchObject({
+      name: 'OrderService',
+      kind: 'class',
+      language: 'java',
+      startLine: 14,
+      endLine: 79,
+      signature: 'public class OrderService extends BaseService implements Repository<Order>',
+      doc: 'Places and looks up orders.\n<p>Thread-safe.',
+      isTest: false,
+    });
+    expect(byQn(`${T}OrderServiceTest.java.OrderServiceTest.findsSavedOrders`)?.isTest).toBe(true);
+  });
+});

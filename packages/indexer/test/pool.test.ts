@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { createWorkerPool, TaskTimeoutError, WorkerStartupError } from '../src/pool.js';
+
+const script = new URL('./fixtures/workers/echo.mjs', import.meta.url);
+
+describe('worker pool', () => {
+  it('runs tasks across workers and returns every result', async () => {
+    const pool = createWorkerPool<{ value: number }, { value: number }>({ script, size: 2, taskTimeoutMs: 5_000 });
+    try {
+      const results = await Promise.all([1, 2, 3, 4, 5].map((value) => pool.run({ value })));
+      expect(results.map((r) => r.value)).toEqual([2, 4, 6, 8, 10]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('abandons a hung task, replaces its worker and keeps going', async () => {
+    const pool = createWorkerPool<{ value?: number; hang?: boolean }, { value: number }>({ script, size: 1, taskTimeoutMs: 300 });
+    try {
+      const hung = pool.run({ hang: true });
+      const after = pool.run({ value: 21 });
+      await expect(hung).rejects.toBeInstanceOf(TaskTimeoutError);
+      await expect(after).resolves.toEqual({ value: 42 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('survives a crashing worker', async () => {
+    const pool = createWorkerPool<{ value?: number; crash?: boolean }, { value: number }>({ script, size: 1, taskTimeoutMs: 5_000 });
+    try {
+      await expect(pool.run({ crash: true })).rejects.toThrow('worker crashed');
+      await expect(pool.run({ value: 1 })).resolves.toEqual({ value: 2 });
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('worker pool startup failures', () => {
+  it('rejects every task with WorkerStartupError when the script cannot load, without respawning forever', async () => {
+    const missing = new URL('./fixtures/workers/does-not-exist.mjs', import.meta.url);
+    const pool = createWorkerPool<{ value: number }, { value: number }>({ script: missing, size: 2, taskTimeoutMs: 5_000 });
+    try {
+      const results = await Promise.allSettled([1, 2, 3, 4].map((value) => pool.run({ value })));
+      expect(results.every((r) => r.status === 'rejected' && r.reason instanceof WorkerStartupError)).toBe(true);
+      await expect(pool.run({ value: 5 })).rejects.toBeInstanceOf(WorkerStartupError);
+    } finally {
+      await pool.close();
+    }
+  });
+});
