@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+import { run } from './run.js';
+
+// The whole process side of the CLI: arguments in, streams out, exit code back. Everything
+// else lives in run() so that it can be tested in-process.
+const interrupt = new AbortController();
+const indexes = process.argv.includes('index') || process.argv.includes('--reindex');
+process.on('SIGINT', () => {
+  // While indexing, the first Ctrl-C lets the run stop before it writes (the index stays as it
+  // was); otherwise, or on a second Ctrl-C, exit at once.
+  if (!indexes || interrupt.signal.aborted) process.exit(130);
+  interrupt.abort();
+});
+const code = await run(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, signal: interrupt.signal });
+// Exit only after stdout has drained (large packs written to a pipe), then leave at once:
+// nothing the commands started may keep the process alive.
+process.stdout.write('', () => process.exit(code));

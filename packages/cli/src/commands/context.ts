@@ -1,0 +1,205 @@
+import { existsSync } from 'node:fs';
+import type { ContextResult, Engine } from '@knowing/engine';
+import { indexRepository } from '@knowing/indexer';
+import { createSqliteStore } from '@knowing/store-sqlite';
+import { formatPack } from '@knowing/wire';
+import { booleanValue, listValue, positiveInteger, stringValue } from '../args.js';
+import type { Command, CommandContext } from '../command.js';
+import { CliError, ExitCode, usageError } from '../errors.js';
+import { createProgress } from '../progress.js';
+import { changedFiles, ignoreIndexDirectory, toRepoPath } from '../repo.js';
+import { checkFormat, engineFor, isBinaryFormat, locate, openIndex } from '../session.js';
+import type { OpenIndex } from '../session.js';
+import { formatInt } from '../text.js';
+
+/** `--pr` may stand alone (diff against HEAD) or take a base; parseArgs wants a value, so add it. */
+export function expandOptionalPr(args: readonly string[]): string[] {
+  const result: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const token = args[i]!;
+    if (token === '--') {
+      result.push(...args.slice(i));
+      break;
+    }
+    const next = args[i + 1];
+    if (token === '--pr' && (next === undefined || next.startsWith('-'))) result.push('--pr=HEAD');
+    else result.push(token);
+  }
+  return result;
+}
+
+export const contextCommand: Command = {
+  name: 'context',
+  summary: 'the symbols to read for a task, files or a change, within a token budget',
+  usage: 'context (--task TEXT | --files LIST | --pr [BASE]) [--budget N] [--format FORMAT] [--reindex]',
+  description:
+    'Finds the symbols an agent (or you) should read: for a task described in words, for a list of files (their ' +
+    'symbols and direct callers), or for the changes in your working tree (the changed symbols and what they ' +
+    'affect). The answer is packed into a token budget counted in the chosen format and written to stdout. ' +
+    'Formats: xml (default), markdown, json, gcf (compact text) and gcb (binary; redirect it to a file).',
+  options: {
+    task: { type: 'string', short: 't', value: 'TEXT', description: 'what you want to do, in words' },
+    files: { type: 'string', short: 'F', multiple: true, value: 'LIST', description: 'comma-separated files (repo-relative or from the current directory)' },
+    pr: { type: 'string', value: 'BASE', description: 'files changed against BASE (git diff --name-only) plus untracked files', defaultText: 'HEAD when no BASE is given' },
+    budget: { type: 'string', short: 'b', value: 'N', description: 'token budget', defaultText: 'config defaults.budget, else 50000 (8000 for --pr)' },
+    format: { type: 'string', short: 'f', value: 'FORMAT', description: 'xml, markdown, json, gcf or gcb', defaultText: 'config defaults.format, else xml' },
+    reindex: { type: 'boolean', description: 'refresh the index (incrementally) before answering; creates it if missing' },
+  },
+  examples: [
+    ['knowing context --task "add a discount code to the cart"', 'the symbols to read for a task, as XML'],
+    ['knowing context --files src/cart.py,src/pricing.py --format markdown', 'those files\' symbols and their callers'],
+    ['knowing context --pr main --budget 8000 --format gcf', 'what your branch touches, in the compact format'],
+    ['knowing context --task "fix refund rounding" --format gcb > pack.gcb', 'binary output goes to a file'],
+  ],
+  exitCodes: [
+    [ExitCode.Usage, 'not exactly one of --task/--files/--pr, empty task, bad budget, unknown format, not a git repository'],
+    [ExitCode.NoIndex, 'no index yet (run `knowing index`, or pass --reindex)'],
+    [ExitCode.Database, 'the database is not a knowing index, is corrupt or too new'],
+  ],
+  run: runContext,
+};
+
+type Query =
+  | { readonly kind: 'task'; readonly task: string }
+  | { readonly kind: 'files'; readonly files: readonly string[] }
+  | { readonly kind: 'pr'; readonly base: string };
+
+/** Exactly one of --task, --files, --pr. */
+function queryOf(ctx: CommandContext): Query {
+  const task = stringValue(ctx.values, 'task');
+  const files = listValue(ctx.values, 'files');
+  const base = stringValue(ctx.values, 'pr');
+  const given = [task !== undefined && '--task', files !== undefined && '--files', base !== undefined && '--pr'].filter(Boolean);
+  if (given.length === 0) {
+    throw usageError('say what the context is for: --task, --files or --pr', 'e.g. knowing context --task "add a discount code to the cart"');
+  }
+  if (given.length > 1) throw usageError(`${given.join(' and ')} cannot be combined`, 'pass exactly one of --task, --files, --pr');
+  if (task !== undefined) return { kind: 'task', task: requireTask(task) };
+  if (files !== undefined) {
+    if (files.length === 0) throw usageError('--files is empty', 'name at least one file, e.g. --files src/cart.py');
+    return { kind: 'files', files };
+  }
+  return { kind: 'pr', base: base!.trim() || 'HEAD' };
+}
+
+/** A task with words in it, or a usage error. */
+export function requireTask(task: string | undefined, flag = '--task'): string {
+  if (task === undefined) throw usageError(`${flag} is required`, `describe the change in words, e.g. ${flag} "add a discount code to the cart"`);
+  if (task.trim() === '') throw usageError('the task is empty', `describe the change in words, e.g. ${flag} "add a discount code to the cart"`);
+  return task.trim();
+}
+
+/** The output format: --json means json; otherwise --format, the config's default, or xml. */
+export function resolveFormat(ctx: CommandContext, configured: string | undefined): string {
+  const flag = stringValue(ctx.values, 'format');
+  if (ctx.out.json) {
+    if (flag !== undefined && flag.trim().toLowerCase() !== 'json') throw usageError(`--json and --format ${flag} disagree`, 'use one of them; --json is the same as --format json');
+    return 'json';
+  }
+  if (flag !== undefined) return checkFormat(flag);
+  if (configured !== undefined) return checkFormat(configured, 'defaults.format in the config');
+  return 'xml';
+}
+
+/** Bring the index up to date before answering (--reindex). */
+export async function reindex(ctx: CommandContext): Promise<void> {
+  const location = await locate(ctx);
+  const defaults = location.loaded.config.defaults ?? {};
+  const progress = createProgress(ctx.out.stderr, { enabled: !ctx.out.quiet && !ctx.out.json, now: ctx.now });
+  const store = await createSqliteStore({ path: location.dbPath });
+  ignoreIndexDirectory(location.root, location.dbPath);
+  try {
+    const summary = await indexRepository({
+      root: location.root,
+      store,
+      ...(defaults.languages ? { languages: defaults.languages } : {}),
+      ...(defaults.workers !== undefined ? { workers: defaults.workers } : {}),
+      onProgress: progress.onProgress,
+      ...(ctx.io.signal ? { signal: ctx.io.signal } : {}),
+    });
+    progress.finish();
+    ctx.out.note(`re-indexed: ${formatInt(summary.files.parsed)} files parsed, ${formatInt(summary.files.unchanged)} unchanged`);
+  } finally {
+    progress.finish();
+    await store.close();
+  }
+}
+
+/** Files from the command line as the index names them; warns about ones it does not know. */
+export async function indexedFiles(ctx: CommandContext, index: OpenIndex, files: readonly string[]): Promise<string[]> {
+  const paths = [...new Set(files.map((f) => toRepoPath(f, index.root, ctx.cwd)))];
+  for (const path of paths) {
+    if ((await index.store.getFile(path)) === undefined) {
+      const onDisk = existsSync(`${index.root}/${path}`);
+      ctx.out.warn(
+        onDisk
+          ? `${path} is not in the index (not a supported source file, ignored, or new since indexing: try --reindex)`
+          : `${path} does not exist in ${index.root}`,
+      );
+    }
+  }
+  return paths;
+}
+
+async function runContext(ctx: CommandContext): Promise<ExitCode> {
+  const query = queryOf(ctx);
+  const budgetFlag = positiveInteger(stringValue(ctx.values, 'budget'), '--budget');
+  const location = await locate(ctx);
+  const defaults = location.loaded.config.defaults ?? {};
+  const format = resolveFormat(ctx, defaults.format);
+  if (isBinaryFormat(format) && ctx.out.stdout.isTTY) {
+    throw usageError(`${format} is a binary format and stdout is a terminal`, `redirect it to a file: knowing context … --format ${format} > pack.${format}`);
+  }
+  const budget = budgetFlag ?? defaults.budget;
+
+  if (booleanValue(ctx.values, 'reindex')) await reindex(ctx);
+  const index = await openIndex(ctx);
+  try {
+    const engine = await engineFor(index);
+    const options = { format, ...(budget !== undefined ? { budget } : {}) };
+    const { result, title } = await answer(ctx, engine, index, query, options);
+    const output = formatPack(result.pack, { format, task: title, tool: 'knowing context', ...(format === 'json' && ctx.out.json ? { pretty: true } : {}) });
+    if (typeof output === 'string') ctx.out.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+    else ctx.out.stdout.write(output);
+    const { pack } = result;
+    if (pack.symbols.length === 0) {
+      ctx.out.note(
+        query.kind === 'task'
+          ? 'no symbols matched; try other words (names of functions or files help), or check `knowing stats`'
+          : 'none of these files has indexed symbols',
+      );
+    } else {
+      ctx.out.note(
+        `${formatInt(pack.symbols.length)} of ${formatInt(result.ranked.length)} ranked symbols, ${formatInt(pack.tokensUsed)} of ${formatInt(pack.tokenBudget)} tokens (${format})${result.cached ? ', from cache' : ''}`,
+      );
+    }
+    return ExitCode.Ok;
+  } finally {
+    await index.close();
+  }
+}
+
+async function answer(
+  ctx: CommandContext,
+  engine: Engine,
+  index: OpenIndex,
+  query: Query,
+  options: { readonly format: string; readonly budget?: number },
+): Promise<{ result: ContextResult; title: string }> {
+  switch (query.kind) {
+    case 'task':
+      return { result: await engine.forTask(query.task, options), title: query.task };
+    case 'files': {
+      const files = await indexedFiles(ctx, index, query.files);
+      return { result: await engine.forFiles(files, options), title: `files: ${files.join(', ')}` };
+    }
+    case 'pr': {
+      const files = await changedFiles(index.root, query.base);
+      if (files.length === 0) {
+        throw new CliError(ExitCode.Usage, 'USAGE', `no files changed against ${query.base}`, 'commit nothing yet? compare with a branch: --pr main; or name files with --files');
+      }
+      ctx.out.note(`${files.length} changed ${files.length === 1 ? 'file' : 'files'} against ${query.base}`);
+      return { result: await engine.forPR(files, options), title: `changes against ${query.base}: ${files.join(', ')}` };
+    }
+  }
+}

@@ -1,0 +1,109 @@
+import { BUILTIN_LANGUAGES, createLanguageRegistry, indexRepository } from '@knowing/indexer';
+import type { IndexSummary } from '@knowing/indexer';
+import { createSqliteStore } from '@knowing/store-sqlite';
+import { booleanValue, listValue, stringValue } from '../args.js';
+import type { Command, CommandContext } from '../command.js';
+import { ExitCode, usageError } from '../errors.js';
+import type { Output } from '../io.js';
+import { createProgress } from '../progress.js';
+import { displayPath, existingDirectory, ignoreIndexDirectory, resolveRepoRoot } from '../repo.js';
+import { locate } from '../session.js';
+import { countList, formatInt, formatMs, plural, table } from '../text.js';
+
+export const indexCommand: Command = {
+  name: 'index',
+  summary: 'index a repository into a symbol graph (incremental)',
+  usage: 'index [PATH] [--languages LIST] [--full] [--workers N] [--db FILE] [--json]',
+  description:
+    'Parses the source files of the repository at PATH and stores their symbols and the calls, imports and ' +
+    'inheritance between them in the index database. Re-running it only re-parses files whose content changed. ' +
+    'Files matched by .gitignore or .knowingignore, generated, minified, binary and very large files are skipped ' +
+    '(the summary says how many and why).',
+  positionals: [{ name: 'PATH', description: 'repository to index (default: --repo, else the enclosing git root, else the current directory)' }],
+  options: {
+    languages: { type: 'string', multiple: true, value: 'LIST', description: `only these languages, comma-separated (${[...new Set(BUILTIN_LANGUAGES.map((m) => m.id))].sort().join(', ')}; aliases such as py, ts, golang)`, defaultText: 'all' },
+    full: { type: 'boolean', description: 'ignore cached results and re-parse every file' },
+    workers: { type: 'string', value: 'N', description: 'parser threads (0 parses in the main thread)', defaultText: 'min(2, cores)' },
+  },
+  examples: [
+    ['knowing index', 'index the repository you are in'],
+    ['knowing index ../flask --languages python', 'index only the Python files of another checkout'],
+    ['knowing index --full --json > summary.json', 'rebuild from scratch and keep the summary as JSON'],
+  ],
+  exitCodes: [
+    [ExitCode.Usage, 'unknown language, bad flag or config'],
+    [ExitCode.PathNotFound, 'PATH does not exist or is not a directory'],
+    [ExitCode.Database, 'the database cannot be written or is not a knowing index'],
+  ],
+  run: runIndex,
+};
+
+function workersValue(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw.trim())) throw usageError(`--workers must be a whole number ≥ 0, got "${raw}"`, 'for example --workers 2, or 0 to parse in the main thread');
+  return Number(raw.trim());
+}
+
+async function runIndex(ctx: CommandContext): Promise<ExitCode> {
+  const { out } = ctx;
+  const path = ctx.positionals[0];
+  const root = path !== undefined ? existingDirectory(path, ctx.cwd, 'repository') : resolveRepoRoot(ctx.repo, ctx.cwd);
+  const location = await locate(ctx, root);
+  const defaults = location.loaded.config.defaults ?? {};
+  const languages = listValue(ctx.values, 'languages') ?? (defaults.languages ? [...defaults.languages] : undefined);
+  if (languages !== undefined && languages.length === 0) throw usageError('--languages is empty', 'name at least one language, e.g. --languages python');
+  // Check the names before creating a database for a run that cannot happen.
+  if (languages) createLanguageRegistry({ languages });
+  const workers = workersValue(stringValue(ctx.values, 'workers')) ?? defaults.workers;
+
+  const progress = createProgress(out.stderr, { enabled: !out.quiet && !out.json, now: ctx.now });
+  const store = await createSqliteStore({ path: location.dbPath });
+  ignoreIndexDirectory(root, location.dbPath);
+  let summary: IndexSummary;
+  try {
+    summary = await indexRepository({
+      root,
+      store,
+      ...(languages ? { languages } : {}),
+      ...(booleanValue(ctx.values, 'full') ? { full: true } : {}),
+      ...(workers !== undefined ? { workers } : {}),
+      onProgress: progress.onProgress,
+      ...(ctx.io.signal ? { signal: ctx.io.signal } : {}),
+    });
+  } finally {
+    progress.finish();
+    await store.close();
+  }
+
+  if (out.json) {
+    out.printJson({ database: location.dbPath, ...summary });
+    return ExitCode.Ok;
+  }
+  if (!out.quiet) printSummary(out, summary, displayPath(location.dbPath, ctx.cwd), ctx);
+  return ExitCode.Ok;
+}
+
+function printSummary(out: Output, s: IndexSummary, database: string, ctx: CommandContext): void {
+  const skipped = Object.values(s.skippedByReason).reduce((a, b) => a + (b ?? 0), 0);
+  const rows: string[][] = [
+    ['files', `${formatInt(s.files.discovered)} indexed: ${formatInt(s.files.parsed)} parsed, ${formatInt(s.files.unchanged)} unchanged, ${formatInt(s.files.deleted)} removed`],
+    ['nodes', `${formatInt(s.nodes)} (${countList(s.nodesByKind, 6)})`],
+    ['edges', `${formatInt(s.edges)} (${countList(s.edgesByType, 6)})`],
+  ];
+  if (skipped > 0) rows.push(['skipped', `${formatInt(skipped)} (${countList(s.skippedByReason as Record<string, number>)})`]);
+  if (s.syntaxErrors.length > 0) {
+    const listed = s.syntaxErrors.slice(0, 5).map((f) => `${f.path} (${f.errors})`).join(', ');
+    rows.push(['syntax', `errors recovered from in ${plural(s.syntaxErrors.length, 'file')}: ${listed}${s.syntaxErrors.length > 5 ? ', …' : ''}`]);
+  }
+  rows.push(['time', `${formatMs(s.timings.totalMs)} (parse ${formatMs(s.timings.parseMs)}, resolve ${formatMs(s.timings.resolveMs)}, write ${formatMs(s.timings.writeMs)})`]);
+  rows.push(['database', `${database}${s.snapshot ? ` (snapshot ${s.snapshot.id.slice(0, 12)})` : ''}`]);
+  out.line(`Indexed ${s.root} (${s.repoId})`);
+  for (const line of table(rows, '  ')) out.line(line);
+  for (const warning of s.warnings.slice(0, 10)) out.warn(warning);
+  if (s.warnings.length > 10) out.warn(`${s.warnings.length - 10} more warnings (see --json)`);
+  if (s.files.discovered === 0) {
+    out.note('no source files found; check the path, --languages, and your .gitignore');
+  } else {
+    out.note('next: knowing context --task "what you want to change"');
+  }
+}

@@ -1,0 +1,122 @@
+import type { SymbolExplanation } from '@knowing/engine';
+import { positiveInteger, stringValue } from '../args.js';
+import type { Command, CommandContext } from '../command.js';
+import { ExitCode, usageError } from '../errors.js';
+import { engineFor, openIndex } from '../session.js';
+import { formatScore, plural, table } from '../text.js';
+import { requireTask } from './context.js';
+
+export const whyCommand: Command = {
+  name: 'why',
+  summary: 'why a symbol is (or is not) in the answer to a task',
+  usage: 'why --task TEXT --symbol NAME [--budget N] [--json]',
+  description:
+    'Runs the whole pipeline for the task and follows one symbol through it: which retrieval channels found it ' +
+    '(and how), its seed weight, its random-walk score and distance from the seeds, HITS hub and authority, every ' +
+    'ranking component, its rank, and whether the budget kept it — or the stage where it was lost. NAME may be a ' +
+    'bare name (total), Type.member (Cart.total) or a qualified name (bookshop/cart.py.Cart.total).',
+  options: {
+    task: { type: 'string', short: 't', value: 'TEXT', description: 'the task, as for `knowing context`' },
+    symbol: { type: 'string', short: 's', value: 'NAME', description: 'the symbol to explain' },
+    budget: { type: 'string', short: 'b', value: 'N', description: 'token budget of the pack', defaultText: 'config defaults.budget, else 50000' },
+  },
+  examples: [
+    ['knowing why --task "apply a discount code" --symbol Cart.total', 'how Cart.total was scored for the task'],
+    ['knowing why -t "refund a payment" -s refund --json', 'the explanation as JSON'],
+    ['knowing why --task "checkout" --symbol render_receipt --budget 2000', 'does it survive a small budget?'],
+  ],
+  exitCodes: [
+    [ExitCode.Usage, 'missing or empty --task or --symbol'],
+    [ExitCode.NoIndex, 'no index yet'],
+  ],
+  run: runWhy,
+};
+
+const STAGE_TEXT: Readonly<Record<SymbolExplanation['stage'], string>> = {
+  packed: 'in the answer',
+  ranked: 'ranked, but the budget left it out',
+  below_cutoff: 'reached by the walk, but scored below the cutoff',
+  not_reached: 'in the graph, but neither found by any channel nor reached by the walk',
+  not_in_graph: 'no symbol with that name in the index',
+};
+
+async function runWhy(ctx: CommandContext): Promise<ExitCode> {
+  const task = requireTask(stringValue(ctx.values, 'task'));
+  const symbol = stringValue(ctx.values, 'symbol');
+  if (symbol === undefined || symbol.trim() === '') {
+    throw usageError(symbol === undefined ? '--symbol is required' : '--symbol is empty', 'name the symbol, e.g. --symbol Cart.total');
+  }
+  const budget = positiveInteger(stringValue(ctx.values, 'budget'), '--budget');
+  const index = await openIndex(ctx);
+  try {
+    const engine = await engineFor(index);
+    const defaults = index.loaded.config.defaults ?? {};
+    const effectiveBudget = budget ?? defaults.budget;
+    const explanation = await engine.explainSymbol(task, symbol.trim(), effectiveBudget !== undefined ? { budget: effectiveBudget } : {});
+    if (ctx.out.json) {
+      ctx.out.printJson(explanation);
+      return ExitCode.Ok;
+    }
+    for (const line of report(explanation)) ctx.out.line(line);
+    if (explanation.stage === 'not_in_graph') {
+      const similar = await index.store.findNodesByName(symbol.trim().split(/[.:]/).pop() ?? symbol, { match: 'substring', limit: 8 });
+      if (similar.length > 0) {
+        ctx.out.line();
+        ctx.out.line('Similar names in the index:');
+        for (const node of similar) ctx.out.line(`  ${node.qualifiedName} (${node.kind})`);
+      }
+    }
+    return ExitCode.Ok;
+  } finally {
+    await index.close();
+  }
+}
+
+/** The explanation as lines for a person. */
+export function report(e: SymbolExplanation): string[] {
+  const lines: string[] = [`Why ${e.query} for "${e.task}"`, ''];
+  if (!e.symbol) {
+    lines.push(`  ${STAGE_TEXT.not_in_graph}.`);
+    return lines;
+  }
+  const s = e.symbol;
+  const rows: string[][] = [
+    ['symbol', `${s.qualifiedName} (${s.kind}${s.file ? `, ${s.file}:${s.startLine}-${s.endLine}` : ''})`],
+    ['stage', `${e.stage}: ${STAGE_TEXT[e.stage]}`],
+    ['rank', e.rank !== null ? `${e.rank}${e.score !== null ? `, score ${formatScore(e.score)}` : ''}` : 'not ranked'],
+    [
+      'seed',
+      e.seed ? `yes: weight ${formatScore(e.seed.weight)}, ${e.seed.origin}, via ${e.seed.channels.join(', ') || 'no channel'}` : 'no',
+    ],
+    ['channels', channelText(e.channelDetails)],
+    ['walk', e.walk ? `score ${formatScore(e.walk.score)}, ${e.walk.hops < 0 ? 'hops unknown' : e.walk.hops === 0 ? 'a seed itself' : `${plural(e.walk.hops, 'hop')} from a seed`}` : 'not reached'],
+    ['HITS', e.hits ? `hub ${formatScore(e.hits.hub)}, authority ${formatScore(e.hits.authority)}` : 'not computed for it'],
+    ['forced', e.forced ? 'yes: injected by a strong framework-vocabulary match' : 'no'],
+    ['classes', e.matchedClasses.length > 0 ? e.matchedClasses.join(', ') : 'none matched the task'],
+  ];
+  lines.push(...table(rows, '  '));
+  const components = Object.entries(e.components);
+  if (components.length > 0) {
+    lines.push('', '  score components:');
+    lines.push(...table(components.map(([name, value]) => [name, formatScore(value)]), '    '));
+  }
+  lines.push('', '  keywords:');
+  const k = e.keywords;
+  const keywordRows: string[][] = [];
+  if (k.priority.length) keywordRows.push(['priority', k.priority.join(', ')]);
+  if (k.exact.length) keywordRows.push(['exact', k.exact.join(', ')]);
+  if (k.compounds.length) keywordRows.push(['compounds', k.compounds.join(', ')]);
+  if (k.components.length) keywordRows.push(['components', k.components.join(', ')]);
+  lines.push(...(keywordRows.length ? table(keywordRows, '    ') : ['    none']));
+  if (e.matches.length > 1) {
+    lines.push('', `  ${e.matches.length} symbols match "${e.query}"; explained the best placed. Others:`);
+    for (const m of e.matches.filter((m) => m.id !== s.id).slice(0, 10)) lines.push(`    ${m.qualifiedName} (${m.kind})`);
+  }
+  return lines;
+}
+
+function channelText(details: SymbolExplanation['channelDetails']): string {
+  const entries = Object.entries(details);
+  if (entries.length === 0) return 'none found it directly';
+  return entries.map(([channel, detail]) => `${channel} (${detail})`).join(', ');
+}

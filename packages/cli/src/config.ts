@@ -1,0 +1,249 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, extname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DEFAULT_ENGINE_OPTIONS } from '@knowing/engine';
+import type { CreateEngineOptions, EngineOptionsInput } from '@knowing/engine';
+import { CliError, ExitCode, configError } from './errors.js';
+
+/** A ranker as `createEngine({ ranker })` takes it. */
+export type Ranker = NonNullable<CreateEngineOptions['ranker']>;
+
+/**
+ * The config file, `knowing.config.json` (or `.mjs`, `.js`, `.ts`) at the repository root.
+ *
+ * @example
+ * ```json
+ * {
+ *   "plugins": ["knowing-vocab-django", "./vocab/equiv_shop.mjs"],
+ *   "ranker": "./tools/my-ranker.mjs",
+ *   "defaults": { "budget": 8000, "format": "gcf", "languages": ["python", "go"] },
+ *   "engine": { "walk": { "alpha": 0.25 }, "channels": { "bm25": 3 } }
+ * }
+ * ```
+ */
+export interface KnowingConfig {
+  /** Equivalence-class (vocabulary) packages or module paths, registered with every engine. */
+  readonly plugins?: readonly string[];
+  /** A module whose default (or `ranker`) export is a ranker, or a function returning one. */
+  readonly ranker?: string;
+  /** Defaults for flags. */
+  readonly defaults?: ConfigDefaults;
+  /** Engine options (see `EngineOptionsInput` of @knowing/engine). */
+  readonly engine?: EngineOptionsInput;
+}
+
+export interface ConfigDefaults {
+  /** `--budget` of `context`, `why` and `viz`. */
+  readonly budget?: number;
+  /** `--format` of `context`. @default 'xml' */
+  readonly format?: string;
+  /** `--languages` of `index`. @default all */
+  readonly languages?: readonly string[];
+  /** Parser threads of `index`. */
+  readonly workers?: number;
+}
+
+/**
+ * Typing helper for `knowing.config.mjs` / `.ts`.
+ *
+ * @example
+ * ```js
+ * // knowing.config.mjs
+ * import { defineConfig } from 'knowing';
+ * export default defineConfig({ defaults: { format: 'gcf' } });
+ * ```
+ */
+export function defineConfig(config: KnowingConfig): KnowingConfig {
+  return config;
+}
+
+/** A loaded config: what it says, where it came from. */
+export interface LoadedConfig {
+  readonly config: KnowingConfig;
+  /** The file, or null when there is none. */
+  readonly file: string | null;
+  /** Directory relative plugin and ranker paths start from. */
+  readonly directory: string;
+}
+
+export const CONFIG_FILE_NAMES = ['knowing.config.json', 'knowing.config.mjs', 'knowing.config.js', 'knowing.config.ts'] as const;
+
+/** Find and load the config: `--config FILE`, else the first of CONFIG_FILE_NAMES at the root. */
+export async function loadConfig(configFlag: string | undefined, root: string, cwd: string): Promise<LoadedConfig> {
+  let file: string | undefined;
+  if (configFlag !== undefined) {
+    file = resolve(cwd, configFlag);
+    if (!existsSync(file)) {
+      throw new CliError(ExitCode.PathNotFound, 'PATH_NOT_FOUND', `config file ${file} does not exist`, 'check the --config path');
+    }
+  } else {
+    file = CONFIG_FILE_NAMES.map((name) => join(root, name)).find((candidate) => existsSync(candidate));
+  }
+  if (file === undefined) return { config: {}, file: null, directory: root };
+  const raw = await readConfigFile(file);
+  return { config: validateConfig(raw, file), file, directory: dirname(file) };
+}
+
+async function readConfigFile(file: string): Promise<unknown> {
+  const extension = extname(file).toLowerCase();
+  if (extension === '.json') {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new CliError(ExitCode.PathNotFound, 'PATH_NOT_FOUND', `config file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`, 'check its permissions');
+    }
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw configError(file, `is not valid JSON (${(error as Error).message})`, 'fix the syntax; JSON allows no comments or trailing commas');
+    }
+  }
+  if (extension === '.mjs' || extension === '.js' || extension === '.ts' || extension === '.mts') {
+    let module: Record<string, unknown>;
+    try {
+      module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if ((extension === '.ts' || extension === '.mts') && code === 'ERR_UNKNOWN_FILE_EXTENSION') {
+        throw configError(
+          file,
+          `this Node.js (${process.version}) cannot import TypeScript`,
+          'rename it to knowing.config.mjs (plain JavaScript) or use knowing.config.json; Node 22.18+ and 23.6+ import .ts natively',
+          error,
+        );
+      }
+      throw configError(file, `failed to load: ${(error as Error).message ?? String(error)}`, 'fix the error in the config module', error);
+    }
+    return module['default'] ?? module['config'];
+  }
+  throw configError(file, `has an unsupported extension "${extension}"`, `use one of ${CONFIG_FILE_NAMES.join(', ')}`);
+}
+
+const TOP_LEVEL = ['$schema', 'plugins', 'ranker', 'defaults', 'engine'] as const;
+const DEFAULT_FIELDS = ['budget', 'format', 'languages', 'workers'] as const;
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function unknownField(file: string, field: string, known: readonly string[]): CliError {
+  return configError(file, `unknown field "${field}"`, `known fields here: ${known.join(', ')}`);
+}
+
+/** Check a config value's shape; errors name the file and the field. */
+export function validateConfig(raw: unknown, file: string): KnowingConfig {
+  if (!isPlainObject(raw)) {
+    throw configError(file, `must hold an object, found ${kindOf(raw)}`, 'e.g. { "defaults": { "budget": 8000 } }');
+  }
+  for (const key of Object.keys(raw)) if (!(TOP_LEVEL as readonly string[]).includes(key)) throw unknownField(file, key, TOP_LEVEL.slice(1));
+
+  const plugins = raw['plugins'];
+  if (plugins !== undefined) {
+    if (!Array.isArray(plugins)) throw configError(file, `"plugins" must be an array of package names or paths, found ${kindOf(plugins)}`);
+    plugins.forEach((p, i) => {
+      if (typeof p !== 'string' || p.trim() === '') throw configError(file, `"plugins[${i}]" must be a package name or a path, found ${kindOf(p)}`);
+    });
+  }
+  const ranker = raw['ranker'];
+  if (ranker !== undefined && (typeof ranker !== 'string' || ranker.trim() === '')) {
+    throw configError(file, `"ranker" must be a module path or package name, found ${kindOf(ranker)}`, 'e.g. "ranker": "./my-ranker.mjs"');
+  }
+  const defaults = raw['defaults'];
+  if (defaults !== undefined) {
+    if (!isPlainObject(defaults)) throw configError(file, `"defaults" must be an object, found ${kindOf(defaults)}`);
+    for (const [key, value] of Object.entries(defaults)) {
+      if (!(DEFAULT_FIELDS as readonly string[]).includes(key)) throw unknownField(file, `defaults.${key}`, DEFAULT_FIELDS);
+      if ((key === 'budget' || key === 'workers') && !(typeof value === 'number' && Number.isInteger(value) && value >= (key === 'budget' ? 1 : 0))) {
+        throw configError(file, `"defaults.${key}" must be a ${key === 'budget' ? 'positive' : 'non-negative'} whole number, found ${JSON.stringify(value)}`);
+      }
+      if (key === 'format' && (typeof value !== 'string' || value.trim() === '')) throw configError(file, `"defaults.format" must be a format name, found ${kindOf(value)}`);
+      if (key === 'languages' && !(Array.isArray(value) && value.every((v) => typeof v === 'string'))) {
+        throw configError(file, `"defaults.languages" must be an array of language names, found ${kindOf(value)}`, 'e.g. ["python", "go"]');
+      }
+    }
+  }
+  const engine = raw['engine'];
+  if (engine !== undefined) validateEngineOptions(engine, file);
+  return raw as KnowingConfig;
+}
+
+/**
+ * Engine options mirror `DEFAULT_ENGINE_OPTIONS`: every group and field must exist there with
+ * the same type, so a typo (`walk.alpah`) is an error instead of silently doing nothing.
+ * `ranking` belongs to the ranker and `walk.edgeWeights` is a free map of numbers.
+ */
+function validateEngineOptions(engine: unknown, file: string): void {
+  if (!isPlainObject(engine)) throw configError(file, `"engine" must be an object of engine options, found ${kindOf(engine)}`);
+  const defaults = DEFAULT_ENGINE_OPTIONS as unknown as Record<string, unknown>;
+  for (const [group, value] of Object.entries(engine)) {
+    if (!(group in defaults)) throw unknownField(file, `engine.${group}`, Object.keys(defaults));
+    const base = defaults[group];
+    const where = `engine.${group}`;
+    if (isPlainObject(base)) {
+      if (!isPlainObject(value)) throw configError(file, `"${where}" must be an object, found ${kindOf(value)}`);
+      if (group === 'ranking') continue;
+      for (const [field, fieldValue] of Object.entries(value)) {
+        if (!(field in base)) throw unknownField(file, `${where}.${field}`, Object.keys(base));
+        checkType(file, `${where}.${field}`, fieldValue, base[field]);
+      }
+    } else {
+      checkType(file, where, value, base);
+    }
+  }
+}
+
+function checkType(file: string, where: string, value: unknown, expected: unknown): void {
+  if (isPlainObject(expected)) {
+    if (!isPlainObject(value) || !Object.values(value).every((v) => typeof v === 'number' && Number.isFinite(v))) {
+      throw configError(file, `"${where}" must be an object of numbers, found ${kindOf(value)}`);
+    }
+    return;
+  }
+  if (typeof value !== typeof expected || (typeof value === 'number' && !Number.isFinite(value))) {
+    throw configError(file, `"${where}" must be ${kindOf(expected)}, found ${JSON.stringify(value)}`, `the default is ${JSON.stringify(expected)}`);
+  }
+}
+
+/**
+ * Load the ranker module named in the config. Its default export (or `ranker`) is a ranker
+ * object, or a function (maybe async) returning one.
+ */
+export async function loadRanker(loaded: LoadedConfig): Promise<Ranker | undefined> {
+  const specifier = loaded.config.ranker;
+  if (specifier === undefined) return undefined;
+  const file = loaded.file ?? 'config';
+  const target = specifier.startsWith('.') || specifier.startsWith('/') ? pathToFileURL(resolve(loaded.directory, specifier)).href : specifier;
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(target)) as Record<string, unknown>;
+  } catch (error) {
+    throw configError(file, `"ranker": cannot import ${specifier} (${(error as Error).message ?? String(error)})`, 'check the path (relative to the config file) or install the package', error);
+  }
+  let exported = module['default'] ?? module['ranker'];
+  if (typeof exported === 'function') {
+    try {
+      exported = await (exported as () => unknown)();
+    } catch (error) {
+      throw configError(file, `"ranker": the factory exported by ${specifier} threw: ${(error as Error).message ?? String(error)}`, undefined, error);
+    }
+  }
+  const candidate = exported as Partial<Ranker> | undefined;
+  if (!candidate || typeof candidate !== 'object' || typeof candidate.rank !== 'function') {
+    throw configError(
+      file,
+      `"ranker": ${specifier} does not export a ranker`,
+      'export default an object with a name and a rank(inputs, context) method, or a function returning one',
+    );
+  }
+  if (typeof candidate.name !== 'string' || candidate.name === '') {
+    throw configError(file, `"ranker": the ranker exported by ${specifier} has no name`, 'give it a name: { name: "my-ranker", rank() { … } }');
+  }
+  return candidate as Ranker;
+}

@@ -1,0 +1,133 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createEngine } from '@knowing/engine';
+import type { Engine } from '@knowing/engine';
+import { createSqliteStore } from '@knowing/store-sqlite';
+import type { SqliteGraphStore } from '@knowing/store-sqlite';
+import type { RepoInfo } from '@knowing/graph';
+import { costFunctionFor, createFormatRegistry } from '@knowing/wire';
+import type { CommandContext } from './command.js';
+import { loadConfig, loadRanker } from './config.js';
+import type { LoadedConfig } from './config.js';
+import { CliError, ExitCode, configError, toFailure, usageError } from './errors.js';
+import { defaultDatabasePath, displayPath, resolveRepoRoot } from './repo.js';
+
+/** Where a command works: the repository, its index file and its config. */
+export interface Location {
+  readonly root: string;
+  readonly dbPath: string;
+  readonly loaded: LoadedConfig;
+}
+
+/**
+ * The repository root (`rootOverride` for `index PATH`, else `--repo`, else the git root of
+ * the cwd, else the cwd), the database (`--db`, else `<root>/.knowing/graph.db`) and the config.
+ */
+export async function locate(ctx: CommandContext, rootOverride?: string): Promise<Location> {
+  const root = rootOverride ?? resolveRepoRoot(ctx.repo, ctx.cwd);
+  const dbPath = ctx.db !== undefined ? resolve(ctx.cwd, ctx.db) : defaultDatabasePath(root);
+  const loaded = await loadConfig(ctx.config, root, ctx.cwd);
+  return { root, dbPath, loaded };
+}
+
+/** An open index with an engine over it. Close it when done. */
+export interface OpenIndex extends Location {
+  readonly store: SqliteGraphStore;
+  readonly repoInfo: RepoInfo;
+  close(): Promise<void>;
+}
+
+/** The `knowing index` command line that would create the missing index. */
+function indexCommandFor(ctx: CommandContext, location: Location): string {
+  const parts = ['knowing index'];
+  const rootShown = displayPath(location.root, ctx.cwd);
+  if (rootShown !== '.') parts.push(/\s/.test(rootShown) ? JSON.stringify(rootShown) : rootShown);
+  if (ctx.db !== undefined) parts.push(`--db ${ctx.db}`);
+  return parts.join(' ');
+}
+
+/**
+ * Open an existing index for querying. A missing file or a database that was never filled is
+ * "no index yet" (exit 3); anything wrong with the file itself is a database error (exit 5).
+ */
+export async function openIndex(ctx: CommandContext): Promise<OpenIndex> {
+  const preliminary = await locate(ctx);
+  let stats: ReturnType<typeof statSync> | undefined;
+  try {
+    stats = statSync(preliminary.dbPath);
+  } catch {
+    stats = undefined;
+  }
+  if (stats === undefined) {
+    throw new CliError(
+      ExitCode.NoIndex,
+      'NO_INDEX',
+      `no index yet at ${displayPath(preliminary.dbPath, ctx.cwd)}`,
+      `run \`${indexCommandFor(ctx, preliminary)}\` first`,
+    );
+  }
+  // A writable connection: the engine keeps its caches (packs, adjacency) in the index.
+  const store = await createSqliteStore({ path: preliminary.dbPath });
+  try {
+    const repoInfo = await store.repo();
+    if (repoInfo === null || repoInfo.indexedAt === null) {
+      throw new CliError(
+        ExitCode.NoIndex,
+        'NO_INDEX',
+        `${displayPath(preliminary.dbPath, ctx.cwd)} holds no index yet`,
+        `run \`${indexCommandFor(ctx, preliminary)}\` first`,
+      );
+    }
+    // With only --db, the repository is the one the index was built from.
+    let root = preliminary.root;
+    if (ctx.repo === undefined && ctx.db !== undefined && repoInfo.root && existsSync(repoInfo.root)) {
+      root = repoInfo.root;
+    }
+    return { ...preliminary, root, store, repoInfo, close: () => store.close() };
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** The engine over an open index, with the config's ranker, plugins and options. */
+export async function engineFor(index: OpenIndex): Promise<Engine> {
+  const { loaded } = index;
+  const ranker = await loadRanker(loaded);
+  const engine = createEngine({
+    store: index.store,
+    ...(ranker ? { ranker } : {}),
+    ...(loaded.config.engine ? { options: loaded.config.engine } : {}),
+    // The budget counts what the chosen format really costs per symbol.
+    symbolCost: (format) => (formats.has(format) ? costFunctionFor(format) : undefined),
+  });
+  for (const [i, plugin] of (loaded.config.plugins ?? []).entries()) {
+    try {
+      await engine.classes.loadFromPackage(plugin, { from: loaded.directory });
+    } catch (error) {
+      const failure = toFailure(error);
+      throw configError(loaded.file ?? 'config', `"plugins[${i}]" (${plugin}): ${failure.message}`, failure.hint, error);
+    }
+  }
+  return engine;
+}
+
+const formats = createFormatRegistry();
+
+/** The names of the output formats, in registry order. */
+export function formatNames(): string[] {
+  return formats.list().map((f) => f.name);
+}
+
+/** A known format name (normalised), or a usage error listing the known ones. */
+export function checkFormat(name: string, flag = '--format'): string {
+  const normalized = name.trim().toLowerCase();
+  if (!formats.has(normalized)) {
+    throw usageError(`unknown format "${name}"${flag ? ` for ${flag}` : ''}`, `known formats: ${formatNames().join(', ')}`);
+  }
+  return normalized;
+}
+
+export function isBinaryFormat(name: string): boolean {
+  return formats.get(name).binary;
+}

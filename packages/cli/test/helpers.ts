@@ -1,0 +1,71 @@
+import { spawn, execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+/** The built binary under test (global-setup.ts builds it). */
+export const BIN = resolve(HERE, '..', 'dist', 'bin.js');
+export const FIXTURE = join(HERE, 'fixtures', 'bookshop');
+
+/** Every scratch directory of this test process lives under one root, removed at exit. */
+const SCRATCH = mkdtempSync(join(tmpdir(), 'knowing-cli-tests-'));
+/** Remove every scratch directory; call it in a file-level afterAll. */
+export function removeScratch(): void {
+  rmSync(SCRATCH, { recursive: true, force: true });
+}
+process.on('exit', removeScratch);
+
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** stdout as bytes, for binary formats. */
+  readonly bytes: Buffer;
+}
+
+/** Run `node dist/bin.js …args` in `cwd`, optionally feeding stdin. */
+export function knowing(args: readonly string[], options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const bytes = Buffer.concat(out);
+      resolvePromise({ code: code ?? -1, stdout: bytes.toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), bytes });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=knowing tests', '-c', 'user.email=tests@knowing.invalid', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** A scratch copy of the fixture repository, committed to a fresh git repository. */
+export function fixtureRepo(prefix = 'knowing-cli-'): string {
+  const dir = mkdtempSync(join(SCRATCH, prefix));
+  cpSync(FIXTURE, dir, { recursive: true });
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'bookshop');
+  return dir;
+}
+
+/** An empty scratch directory (no git, no index). */
+export function emptyDir(prefix = 'knowing-cli-empty-'): string {
+  return mkdtempSync(join(SCRATCH, prefix));
+}
