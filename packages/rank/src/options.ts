@@ -103,7 +103,7 @@ export const DEFAULT_RANKING_OPTIONS: RankingOptions = deepFreeze({
   binaryDistance: true,
   hubDampingThreshold: 0,
   testPenalty: 0.15,
-  kindWeights: { field: 0.6, variable: 0.6, constant: 0.8, property: 0.8 },
+  kindWeights: {},
   testTaskWords: DEFAULT_TEST_TASK_WORDS,
   isTestSymbol: defaultIsTestSymbol,
   forcedMargin: 0.1,

@@ -238,7 +238,7 @@ describe('kind prior', () => {
 
   it('treats kinds named like Object.prototype members as unlisted', () => {
     const ctor = { node: fixtureNode('src/a.py', 'Store.__init__', { kind: 'constructor' }), rwr: 0.5, distance: 1, isSeed: false } as const;
-    const [ranked] = createDefaultRanker().rank([ctor], CONTEXT);
+    const [ranked] = createDefaultRanker({ kindWeights: { field: 0.5 } }).rank([ctor], CONTEXT);
     expect(Number.isFinite(ranked!.score)).toBe(true);
     expect(ranked!.components.kind_prior).toBe(0);
   });
