@@ -102,6 +102,11 @@ export interface SeedOptions {
   readonly implementorsPerInterface: number;
   /** BM25 results fetched. @default 30 */
   readonly bm25Limit: number;
+  /**
+   * Which keywords the BM25 query is built from: `primary` (back-ticked and compound keywords
+   * when there are any, else all — the original's rule) or `all`. @default 'primary'
+   */
+  readonly bm25Keywords: 'primary' | 'all';
 }
 
 /** Random-walk settings. */
@@ -214,6 +219,7 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = deepFreeze({
     interfaceSeeding: true,
     implementorsPerInterface: 10,
     bm25Limit: 30,
+    bm25Keywords: 'primary',
   },
   walk: {
     alpha: 0.2,

@@ -59,7 +59,7 @@ export async function runTask(ctx: PipelineContext, state: GraphState, task: str
   lap = timer();
   const bm25 =
     options.channels.bm25 > 0
-      ? await bm25Channel(store, keywords, pathTerms, equivalence.relatedTerms, options.seeds.bm25Limit)
+      ? await bm25Channel(store, keywords, pathTerms, equivalence.relatedTerms, options.seeds.bm25Limit, options.seeds.bm25Keywords)
       : { query: '', hits: [] as ChannelHit[] };
   timings.bm25 = lap();
   lap = timer();

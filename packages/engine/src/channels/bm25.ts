@@ -22,10 +22,11 @@ export async function bm25Channel(
   pathTerms: readonly string[],
   relatedTerms: readonly string[],
   limit: number,
+  keywordSource: 'primary' | 'all' = 'primary',
 ): Promise<Bm25Result> {
   const primary = primaryKeywords(keywords);
   const all = allKeywords(keywords);
-  const base = primary.length > 0 ? primary : all;
+  const base = primary.length > 0 && keywordSource === 'primary' ? primary : all;
   const extras = { pathTerms, phraseTerms: all };
   let query = buildFtsQuery(base, extras);
   if (!query) return { query, hits: [] };
