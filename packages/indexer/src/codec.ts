@@ -4,10 +4,10 @@
  * keep the notes about a third of the size of plain JSON.
  */
 import type { LanguageId, NodeKind } from '@knowing/graph';
-import type { FileExtraction, ImportDecl, NameRef, Reference, ReferenceKind, SupertypeRef, SymbolDef } from './languages/types.js';
+import type { FileExtraction, Implementation, ImportDecl, NameRef, Reference, ReferenceKind, SupertypeRef, SymbolDef } from './languages/types.js';
 
 /** Bump when the encoding changes; older notes are then ignored (and the files re-parsed). */
-export const EXTRACTION_CODEC_VERSION = 1;
+export const EXTRACTION_CODEC_VERSION = 2;
 
 /** A decoded note: the extraction and what it was computed from. */
 export interface CachedExtraction {
@@ -69,6 +69,7 @@ export function extractionPayload(extraction: FileExtraction, contentHash: strin
       s.decorators?.map(encodeRef) ?? 0,
       s.typeHints?.map(encodeRef) ?? 0,
       s.valueType ? encodeRef(s.valueType) : 0,
+      s.localName ?? 0,
     ];
     while (extras.length > 0 && extras[extras.length - 1] === 0) extras.pop();
     return row.concat(extras);
@@ -85,7 +86,7 @@ export function extractionPayload(extraction: FileExtraction, contentHash: strin
     i.reexport ? 1 : 0,
     i.line,
   ]);
-  return [
+  const payload: unknown[] = [
     EXTRACTION_CODEC_VERSION,
     contentHash,
     moduleVersion,
@@ -97,6 +98,10 @@ export function extractionPayload(extraction: FileExtraction, contentHash: strin
     references,
     imports,
   ];
+  if (extraction.implementations && extraction.implementations.length > 0) {
+    payload.push(extraction.implementations.map((i) => [encodeRef(i.type), encodeRef(i.trait), i.line]));
+  }
+  return payload;
 }
 
 /** Decode a note written by {@link encodeExtraction}; undefined when it is from another codec version or damaged. */
@@ -112,7 +117,7 @@ export function decodeExtraction(bytes: Uint8Array): CachedExtraction | undefine
 
 function fromPayload(payload: unknown): CachedExtraction | undefined {
   if (!Array.isArray(payload) || payload[0] !== EXTRACTION_CODEC_VERSION) return undefined;
-  const [, contentHash, moduleVersion, path, language, namespace, syntaxErrors, rawSymbols, rawReferences, rawImports] = payload as [
+  const [, contentHash, moduleVersion, path, language, namespace, syntaxErrors, rawSymbols, rawReferences, rawImports, rawImplementations] = payload as [
     number,
     string,
     string,
@@ -123,9 +128,10 @@ function fromPayload(payload: unknown): CachedExtraction | undefined {
     unknown[][],
     unknown[][],
     unknown[][],
+    [EncodedRef, EncodedRef, number][] | undefined,
   ];
   const symbols: SymbolDef[] = rawSymbols.map((row) => {
-    const [name, kind, scope, startLine, endLine, signature, doc, flags, parent, supertypes, decorators, typeHints, valueType] = row as [
+    const [name, kind, scope, startLine, endLine, signature, doc, flags, parent, supertypes, decorators, typeHints, valueType, localName] = row as [
       string,
       NodeKind,
       string[],
@@ -139,6 +145,7 @@ function fromPayload(payload: unknown): CachedExtraction | undefined {
       EncodedRef[] | 0 | undefined,
       EncodedRef[] | 0 | undefined,
       EncodedRef | 0 | undefined,
+      string | 0 | undefined,
     ];
     const symbol: {
       -readonly [K in keyof SymbolDef]: SymbolDef[K];
@@ -164,6 +171,7 @@ function fromPayload(payload: unknown): CachedExtraction | undefined {
     if (decorators) symbol.decorators = decorators.map(decodeRef);
     if (typeHints) symbol.typeHints = typeHints.map(decodeRef);
     if (valueType) symbol.valueType = decodeRef(valueType);
+    if (localName) symbol.localName = localName;
     return symbol;
   });
   const references: Reference[] = rawReferences.map((row) => {
@@ -186,5 +194,9 @@ function fromPayload(payload: unknown): CachedExtraction | undefined {
     if (reexport) decl.reexport = true;
     return decl;
   });
-  return { contentHash, moduleVersion, extraction: { path, language, namespace, syntaxErrors, symbols, references, imports } };
+  const extraction: { -readonly [K in keyof FileExtraction]: FileExtraction[K] } = { path, language, namespace, syntaxErrors, symbols, references, imports };
+  if (rawImplementations && rawImplementations.length > 0) {
+    extraction.implementations = rawImplementations.map(([type, trait, line]): Implementation => ({ type: decodeRef(type), trait: decodeRef(trait), line }));
+  }
+  return { contentHash, moduleVersion, extraction };
 }

@@ -158,7 +158,12 @@ function structuralImplements(project: Project, sink: DerivedSink): void {
   }
 }
 
-/** overrides (member → the parent member it redefines) and inherits (type → inherited member). */
+/**
+ * overrides (member → the parent member it redefines) and inherits (type → inherited member).
+ * A type declared in several files (C# partial class, reopened Ruby class) has the members and
+ * supertypes of all its parts: each part's own members override, and inherits edges come from
+ * its primary part only (see `Project.primaryPart`).
+ */
 function hierarchy(project: Project, sink: DerivedSink): void {
   for (const unit of project.units) {
     const symbols = unit.ext.symbols;
@@ -168,9 +173,8 @@ function hierarchy(project: Project, sink: DerivedSink): void {
       const ancestors = project.ancestors(type);
       if (ancestors.length === 0) continue;
       const typeId = project.idOf(type);
-      const own = project.members(type);
       const parents = project.parentTypes(type);
-      for (const [name, syms] of own) {
+      for (const [name, syms] of project.ownMembers(type)) {
         for (const member of syms) {
           if (!OVERRIDABLE.has(project.def(member).kind)) continue;
           for (const parent of parents) {
@@ -180,7 +184,8 @@ function hierarchy(project: Project, sink: DerivedSink): void {
           }
         }
       }
-      const seen = new Set<string>(own.keys());
+      if (project.keyOf(project.primaryPart(type)) !== project.keyOf(type)) continue;
+      const seen = new Set<string>(project.members(type).keys());
       for (const ancestor of ancestors) {
         for (const [name, syms] of project.members(ancestor)) {
           if (seen.has(name)) continue;

@@ -19,6 +19,7 @@ export type {
   Reference,
   ImportDecl,
   FileExtraction,
+  Implementation,
   ProjectLayout,
   ResolvedImport,
   LanguageModule,

@@ -91,24 +91,48 @@ interface Traits {
   readonly family: string;
   /** Constructor names when a module does not mark kind `constructor`. */
   readonly constructorNames: readonly string[];
+  /**
+   * An import's `source` is the dotted path of what it imports (`java.util.List` imports
+   * `List`; `import static a.b.C.m` / `using static A.B.C` name type C, whose members it binds).
+   */
+  readonly importSourceIncludesName: boolean;
+  /**
+   * How declarations of one type spread over several files are recognised as parts of one type
+   * (members and supertypes of every part are the type's): `namespace` — same namespace and
+   * same type path (C# partial classes); `constantPath` — same constant path (Ruby classes and
+   * modules reopened in several files; also enables Ruby's lexical constant lookup).
+   */
+  readonly parts: 'namespace' | 'constantPath' | undefined;
+  /** Attribute classes may be named without this suffix (`[Obsolete]` is `ObsoleteAttribute`). */
+  readonly attributeSuffix: string | undefined;
 }
 
+const BASE_TRAITS: Traits = {
+  implicitThis: false,
+  reexportsImports: false,
+  moduleSeparator: undefined,
+  bareNameFallback: false,
+  family: '',
+  constructorNames: [],
+  importSourceIncludesName: false,
+  parts: undefined,
+  attributeSuffix: undefined,
+};
+
 const TRAITS: Readonly<Record<string, Traits>> = {
-  python: { implicitThis: false, reexportsImports: true, moduleSeparator: '.', bareNameFallback: false, family: 'python', constructorNames: ['__init__'] },
-  go: { implicitThis: false, reexportsImports: false, moduleSeparator: undefined, bareNameFallback: false, family: 'go', constructorNames: [] },
-  typescript: { implicitThis: false, reexportsImports: false, moduleSeparator: undefined, bareNameFallback: false, family: 'js', constructorNames: ['constructor'] },
-  tsx: { implicitThis: false, reexportsImports: false, moduleSeparator: undefined, bareNameFallback: false, family: 'js', constructorNames: ['constructor'] },
-  javascript: { implicitThis: false, reexportsImports: false, moduleSeparator: undefined, bareNameFallback: false, family: 'js', constructorNames: ['constructor'] },
-  rust: { implicitThis: false, reexportsImports: false, moduleSeparator: '::', bareNameFallback: false, family: 'rust', constructorNames: [] },
-  java: { implicitThis: true, reexportsImports: false, moduleSeparator: undefined, bareNameFallback: false, family: 'jvm', constructorNames: [] },
-  csharp: { implicitThis: true, reexportsImports: false, moduleSeparator: undefined, bareNameFallback: false, family: 'dotnet', constructorNames: [] },
-  ruby: { implicitThis: true, reexportsImports: false, moduleSeparator: undefined, bareNameFallback: true, family: 'ruby', constructorNames: ['initialize'] },
+  python: { ...BASE_TRAITS, reexportsImports: true, moduleSeparator: '.', family: 'python', constructorNames: ['__init__'] },
+  go: { ...BASE_TRAITS, family: 'go' },
+  typescript: { ...BASE_TRAITS, family: 'js', constructorNames: ['constructor'] },
+  tsx: { ...BASE_TRAITS, family: 'js', constructorNames: ['constructor'] },
+  javascript: { ...BASE_TRAITS, family: 'js', constructorNames: ['constructor'] },
+  rust: { ...BASE_TRAITS, moduleSeparator: '::', family: 'rust' },
+  java: { ...BASE_TRAITS, implicitThis: true, family: 'jvm', importSourceIncludesName: true },
+  csharp: { ...BASE_TRAITS, implicitThis: true, family: 'dotnet', importSourceIncludesName: true, parts: 'namespace', attributeSuffix: 'Attribute' },
+  ruby: { ...BASE_TRAITS, implicitThis: true, bareNameFallback: true, family: 'ruby', constructorNames: ['initialize'], parts: 'constantPath' },
 };
 
 function traitsOf(id: string): Traits {
-  return (
-    TRAITS[id] ?? { implicitThis: false, reexportsImports: false, moduleSeparator: undefined, bareNameFallback: false, family: id, constructorNames: [] }
-  );
+  return TRAITS[id] ?? { ...BASE_TRAITS, family: id };
 }
 
 const MEMBER_KINDS_OWNED = new Set<NodeKind>([...TYPE_LIKE_KINDS, 'type_alias']);
@@ -140,6 +164,8 @@ export interface Unit {
   wildcardDecls?: number[];
   resolvedImports?: (ResolvedImport | undefined)[];
   bindingCache?: Map<string, Target | null>;
+  /** Per `ext.implementations` entry: the implementing type, when it resolved to one. */
+  implTypes?: (Sym | undefined)[];
 }
 
 /** A symbol of the project. */
@@ -219,6 +245,16 @@ export class Project {
   private readonly memberCache = new Map<number, Map<string, Sym[]>>();
   private readonly supertypeCache = new Map<number, Target[]>();
   private readonly mroCache = new Map<number, Sym[]>();
+  /** Types declared in several files (C# partial classes, reopened Ruby classes): part key → parts in path order. */
+  private readonly partIndex = new Map<string, Sym[]>();
+  /** Symbol key → its part key (type-like symbols of languages with `Traits.parts`). */
+  private readonly partKeys = new Map<number, string>();
+  /** Type key → the implementations (`FileExtraction.implementations`) naming it. */
+  private readonly implementedBy = new Map<number, { readonly u: Unit; readonly d: number }[]>();
+  private readonly partMemberCache = new Map<string, Map<string, Sym[]>>();
+  private readonly primaryCache = new Map<string, Sym>();
+  /** `<path>\0<part key>` → the part declared in that file. */
+  private readonly localParts = new Map<string, Sym>();
   private byName: Map<string, Sym[]> | undefined;
   private readonly externalIds = new Map<string, NodeId>();
   /** Structural `implements` found by the derived pass; extends the hierarchy for overrides/inherits. */
@@ -267,7 +303,16 @@ export class Project {
         return matches.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
       },
     };
+    this.indexParts();
     this.attachOrphanMembers();
+    this.attachImplementations();
+    // Lookups made while attaching may have cached member and hierarchy views taken before
+    // every member or implementation was attached.
+    this.memberCache.clear();
+    this.partMemberCache.clear();
+    this.primaryCache.clear();
+    this.supertypeCache.clear();
+    this.mroCache.clear();
   }
 
   private buildUnit(file: ProjectFile, base: number): Unit {
@@ -299,7 +344,8 @@ export class Project {
         if (!byName) children.set(parent, (byName = new Map()));
         push(byName, symbol.name, i);
       } else if (symbol.scope.length === 0) {
-        push(topLevel, symbol.name, i);
+        // `class A::B` at the top of a Ruby file defines `A::B`, not a top-level `B`.
+        push(topLevel, symbol.localName ?? symbol.name, i);
       }
     }
     return {
@@ -318,6 +364,26 @@ export class Project {
     };
   }
 
+  /** Group type-like symbols that are parts of one type (see `Traits.parts`). */
+  private indexParts(): void {
+    for (const unit of this.units) {
+      const mode = unit.traits.parts;
+      if (!mode) continue;
+      const symbols = unit.ext.symbols;
+      for (let i = 0; i < symbols.length; i++) {
+        if (unit.canon[i] !== i) continue;
+        const symbol = symbols[i]!;
+        if (!TYPE_LIKE_KINDS.has(symbol.kind)) continue;
+        const path = mode === 'constantPath' ? (symbol.localName ?? [...symbol.scope, symbol.name].join('::')) : `${unit.ext.namespace}\0${[...symbol.scope, symbol.name].join('.')}`;
+        const key = `${unit.traits.family}\0${path}`;
+        this.partKeys.set(unit.base + i, key);
+        push(this.partIndex, key, { u: unit, i });
+        const local = `${unit.path}\0${key}`;
+        if (!this.localParts.has(local)) this.localParts.set(local, { u: unit, i });
+      }
+    }
+  }
+
   /**
    * Methods declared away from their type (Go receivers in another file, Rust `impl` blocks,
    * anything with a scope but no parent) are attached to the type their scope names.
@@ -334,7 +400,9 @@ export class Project {
         const scopeKey = symbol.scope.join('\0');
         let ownerSym = owners.get(scopeKey);
         if (!owners.has(scopeKey)) {
-          const ownerRef: NameRef = { name: symbol.scope[symbol.scope.length - 1]!, qualifier: symbol.scope.slice(0, -1) };
+          // A Ruby scope is one constant path (`['A::B']`).
+          const path = unit.traits.parts === 'constantPath' ? symbol.scope.flatMap((scope) => scope.split('::')) : symbol.scope;
+          const ownerRef: NameRef = { name: path[path.length - 1]!, qualifier: path.slice(0, -1) };
           const owner = this.resolveType(unit, -1, ownerRef);
           ownerSym = owner?.target.t === 'sym' ? owner.target.sym : undefined;
           owners.set(scopeKey, ownerSym);
@@ -349,6 +417,46 @@ export class Project {
         push(members, symbol.name, sym);
       }
     }
+  }
+
+  /** `impl Trait for T` anywhere: T (resolved from the declaring file's top level) gains Trait as a supertype. */
+  private attachImplementations(): void {
+    for (const unit of this.units) {
+      const implementations = unit.ext.implementations;
+      if (!implementations || implementations.length === 0) continue;
+      unit.implTypes = implementations.map((implementation, d) => {
+        const hit = this.resolveFromFileTop(unit, implementation.type);
+        if (hit?.target.t !== 'sym' || !MEMBER_KINDS_OWNED.has(this.def(hit.target.sym).kind)) return undefined;
+        push(this.implementedBy, this.keyOf(hit.target.sym), { u: unit, d });
+        return hit.target.sym;
+      });
+    }
+  }
+
+  /**
+   * A type named by an implementation: the path of items declared in the file itself (`m::Y`
+   * for a type of inline module `m`, `f::Visitor` for one declared in the body of `f`), else
+   * a type name as written at the file's top level.
+   */
+  private resolveFromFileTop(unit: Unit, ref: NameRef): Hit | undefined {
+    if (ref.qualifier.length > 0) {
+      const local = this.pathInFile(unit, [...ref.qualifier, ref.name]);
+      if (local) return { target: { t: 'sym', sym: local }, confidence: CONFIDENCE.sameFile };
+    }
+    return this.resolveType(unit, -1, ref);
+  }
+
+  /** Walk a path of definitions in one file: nested children, and members attached to a type (methods of its `impl`s). */
+  private pathInFile(unit: Unit, segments: readonly string[]): Sym | undefined {
+    const top = this.pickTopLevel(unit, segments[0]!, 'any');
+    let current: Sym | undefined = top === undefined ? undefined : { u: unit, i: top };
+    for (const segment of segments.slice(1)) {
+      if (!current) return undefined;
+      const kids = unit.children.get(current.i)?.get(segment);
+      if (kids && kids.length > 0) current = { u: unit, i: preferDefinition(unit, kids, 'type') };
+      else current = this.attachedMembers.get(this.keyOf(current))?.get(segment)?.find((sym) => sym.u === unit);
+    }
+    return current;
   }
 
   // ------------------------------------------------------------- accessors
@@ -408,21 +516,67 @@ export class Project {
     return id;
   }
 
-  /** Members of a type by name: its own children plus members declared elsewhere. */
+  /**
+   * Every part of the type `type` belongs to, in path order: the parts of a C# partial class,
+   * of a Ruby class reopened in several files; else just `type`.
+   */
+  partsOf(type: Sym): readonly Sym[] {
+    const key = this.partKeys.get(this.keyOf(type));
+    const parts = key === undefined ? undefined : this.partIndex.get(key);
+    return parts && parts.length > 1 ? parts : [type];
+  }
+
+  /**
+   * The part that stands for a type declared in several files when nothing picks one: the
+   * first, in path order, that declares a supertype (Ruby's `class A < B`, the C# part with
+   * the base list), else the first.
+   */
+  primaryPart(type: Sym): Sym {
+    const key = this.partKeys.get(this.keyOf(type));
+    if (key === undefined) return type;
+    let primary = this.primaryCache.get(key);
+    if (!primary) {
+      const parts = this.partIndex.get(key)!;
+      primary = parts.find((part) => (this.def(part).supertypes?.length ?? 0) > 0 || this.implementedBy.has(this.keyOf(part))) ?? parts[0]!;
+      this.primaryCache.set(key, primary);
+    }
+    return primary;
+  }
+
+  /**
+   * Members of a type by name: its own children and members declared elsewhere; for a type in
+   * several parts, those of every part in path order (one map shared by all the parts).
+   */
   members(type: Sym): Map<string, Sym[]> {
     const key = this.keyOf(type);
     let members = this.memberCache.get(key);
     if (members) return members;
-    members = new Map();
-    const own = type.u.children.get(type.i);
-    if (own) for (const [name, indexes] of own) members.set(name, indexes.map((i) => ({ u: type.u, i })));
-    const attached = this.attachedMembers.get(key);
-    if (attached) for (const [name, syms] of attached) members.set(name, [...(members.get(name) ?? []), ...syms]);
+    const parts = this.partsOf(type);
+    if (parts.length === 1) members = this.ownMembers(type);
+    else {
+      const partKey = this.partKeys.get(key)!;
+      members = this.partMemberCache.get(partKey);
+      if (!members) {
+        members = new Map();
+        for (const part of parts) for (const [name, syms] of this.ownMembers(part)) members.set(name, [...(members.get(name) ?? []), ...syms]);
+        this.partMemberCache.set(partKey, members);
+      }
+    }
     this.memberCache.set(key, members);
     return members;
   }
 
-  /** Declared supertypes, resolved in the type's own file. */
+  /** Members declared by this very part of a type: its children plus members declared elsewhere (Go, Rust). */
+  ownMembers(type: Sym): Map<string, Sym[]> {
+    const members = new Map<string, Sym[]>();
+    const own = type.u.children.get(type.i);
+    if (own) for (const [name, indexes] of own) members.set(name, indexes.map((i) => ({ u: type.u, i })));
+    const attached = this.attachedMembers.get(this.keyOf(type));
+    if (attached) for (const [name, syms] of attached) members.set(name, [...(members.get(name) ?? []), ...syms]);
+    return members;
+  }
+
+  /** Declared supertypes, resolved in the type's own file, then implementations declared apart (Rust `impl Trait for T`). */
   supertypes(type: Sym): Target[] {
     const key = this.keyOf(type);
     let cached = this.supertypeCache.get(key);
@@ -435,13 +589,30 @@ export class Project {
       const hit = this.resolveType(type.u, this.parentIndex(type.u, type.i), ref);
       if (hit && !(hit.target.t === 'sym' && this.keyOf(hit.target.sym) === key)) cached.push(hit.target);
     }
+    for (const { u, d } of this.implementedBy.get(key) ?? []) {
+      const hit = this.resolveTrait(u, d);
+      if (hit && !(hit.target.t === 'sym' && this.keyOf(hit.target.sym) === key)) cached.push(hit.target);
+    }
     return cached;
   }
 
-  /** Resolved supertype symbols plus structurally satisfied interfaces. */
+  /** The trait of `unit.ext.implementations[d]`, resolved from the file's top level. */
+  private resolveTrait(unit: Unit, d: number): Hit | undefined {
+    const implementation = unit.ext.implementations?.[d];
+    return implementation ? this.resolveFromFileTop(unit, implementation.trait) : undefined;
+  }
+
+  /** Resolved supertype symbols (of every part) plus structurally satisfied interfaces. */
   parentTypes(type: Sym): Sym[] {
     const out: Sym[] = [];
-    for (const target of this.supertypes(type)) if (target.t === 'sym' && this.isTypeLike(target.sym)) out.push(target.sym);
+    const seen = new Set<number>();
+    for (const part of this.partsOf(type)) {
+      for (const target of this.supertypes(part)) {
+        if (target.t !== 'sym' || !this.isTypeLike(target.sym) || seen.has(this.keyOf(target.sym))) continue;
+        seen.add(this.keyOf(target.sym));
+        out.push(target.sym);
+      }
+    }
     const extra = this.extraSupertypes.get(this.keyOf(type));
     if (extra) out.push(...extra);
     return out;
@@ -477,7 +648,9 @@ export class Project {
   /** First external supertype anywhere in the hierarchy, for naming unresolved inherited members. */
   private externalAncestor(type: Sym): string | undefined {
     for (const current of [type, ...this.ancestors(type)]) {
-      for (const target of this.supertypes(current)) if (target.t === 'ext') return target.name;
+      for (const part of this.partsOf(current)) {
+        for (const target of this.supertypes(part)) if (target.t === 'ext') return target.name;
+      }
     }
     return undefined;
   }
@@ -603,10 +776,43 @@ export class Project {
     }
     const found = this.exportedFrom(units, spec.imported, depth + 1);
     if (found) return found;
+    // `import static a.b.C.m` (source `a.b.C`), `import a.b.Outer.Inner`: a member of a type.
+    const type = unit.traits.importSourceIncludesName ? this.importedType(units, decl.source) : undefined;
+    if (type) {
+      if (lastSegment(decl.source) === spec.imported) return { t: 'sym', sym: type };
+      const member = this.findMember(type, spec.imported);
+      if (member) return { t: 'sym', sym: member.sym };
+    }
     const sub = this.submodule(unit, decl.source, spec.imported);
     if (sub) return sub;
-    if (resolved?.external) return { t: 'ext', name: `${decl.source}.${spec.imported}` };
+    if (resolved?.external) {
+      // `java.util.List` imports `List`: `external:java.util.List`, not `…List.List`.
+      const whole = unit.traits.importSourceIncludesName && lastSegment(decl.source) === spec.imported;
+      return { t: 'ext', name: whole ? decl.source : `${decl.source}.${spec.imported}` };
+    }
     return null;
+  }
+
+  /**
+   * The type an import source names inside the files it resolved to (`a.b.Strings`,
+   * `a.b.Outer.Inner`): the last segment that is a top-level type there, then nested types.
+   */
+  private importedType(units: readonly Unit[], source: string): Sym | undefined {
+    const segments = source.split(/\.|::/);
+    for (const unit of units) {
+      for (let i = segments.length - 1; i >= 0; i--) {
+        const top = this.pickTopLevel(unit, segments[i]!, 'type');
+        if (top === undefined || !TYPE_LIKE_KINDS.has(unit.ext.symbols[top]!.kind)) continue;
+        let current: Sym | undefined = { u: unit, i: top };
+        for (const segment of segments.slice(i + 1)) {
+          const member: { sym: Sym } | undefined = this.findMember(current, segment);
+          current = member && this.isTypeLike(member.sym) ? member.sym : undefined;
+          if (!current) break;
+        }
+        if (current) return current;
+      }
+    }
+    return undefined;
   }
 
   /** A name as another module exposes it: its own definitions, then re-exported bindings. */
@@ -660,6 +866,11 @@ export class Project {
         const kids = unit.children.get(index)?.get(name);
         if (kids && kids.length > 0) return { target: { t: 'sym', sym: { u: unit, i: preferDefinition(unit, kids, want) } }, confidence: CONFIDENCE.lexical };
       }
+      // Items of an enclosing inline module (Rust `mod m { … }`, a TS namespace) are in scope.
+      if (def.kind === 'module' && !unit.traits.implicitThis) {
+        const kids = unit.children.get(index)?.get(name);
+        if (kids && kids.length > 0) return { target: { t: 'sym', sym: { u: unit, i: preferDefinition(unit, kids, want) } }, confidence: CONFIDENCE.lexical };
+      }
       const parent = this.parentIndex(unit, index);
       if (parent < 0 && unit.traits.implicitThis) {
         const owner = this.attachedOwner.get(unit.base + index);
@@ -679,8 +890,18 @@ export class Project {
 
   /** A bare name: scope, imports, namespace, wildcard imports. */
   resolveBare(unit: Unit, from: number, name: string, want: 'any' | 'type' | 'callable'): Hit | undefined {
+    const constant = unit.traits.parts === 'constantPath' && isConstantName(name);
+    if (constant) {
+      if (name.includes('::')) return this.constantPath(unit, from, name.split('::'));
+      const nested = this.nestedConstant(unit, from, name);
+      if (nested) return nested;
+    }
     const lexical = this.lexical(unit, from, name, want);
     if (lexical) return lexical;
+    if (constant) {
+      const top = this.partIndex.get(`${unit.traits.family}\0${name}`);
+      if (top) return { target: { t: 'sym', sym: this.primaryPart(top[0]!) }, confidence: CONFIDENCE.sameNamespace };
+    }
     const bound = this.binding(unit, name);
     if (bound) return { target: bound, confidence: bound.t === 'ext' ? CONFIDENCE.externalImported : CONFIDENCE.imported };
     const namespace = unit.ext.namespace ? this.namespaces.get(unit.ext.namespace) : this.goNamespace(unit);
@@ -693,10 +914,51 @@ export class Project {
     }
     this.importIndex(unit);
     for (const d of unit.wildcardDecls ?? []) {
-      const found = this.exportedFrom(this.unitsOf(this.resolvedImport(unit, d)?.files ?? []), name);
+      const units = this.unitsOf(this.resolvedImport(unit, d)?.files ?? []);
+      const found = this.exportedFrom(units, name);
       if (found) return { target: found, confidence: CONFIDENCE.wildcard };
+      // `using static A.B.Type;`, `import static a.b.Type.*;`: the type's members.
+      const source = unit.ext.imports[d]!.source;
+      if (!unit.traits.importSourceIncludesName || units.length === 0 || this.namespaces.has(source)) continue;
+      const type = this.importedType(units, source);
+      const member = type ? this.findMember(type, name) : undefined;
+      if (member) return { target: { t: 'sym', sym: member.sym }, confidence: CONFIDENCE.wildcard };
     }
     return undefined;
+  }
+
+  /**
+   * Ruby's lexical constant lookup, the part `lexical` cannot do alone: `name` inside each
+   * enclosing class or module, innermost first, by constant path across every file
+   * (`Pricing` inside `module Shop; class Cart` is `Shop::Cart::Pricing`, else `Shop::Pricing`).
+   * The class's ancestors, then the top level, come after (see `resolveBare`).
+   */
+  private nestedConstant(unit: Unit, from: number, name: string): Hit | undefined {
+    let index = from;
+    let guard = 0;
+    while (index >= 0 && guard++ < 64) {
+      const key = this.partKeys.get(unit.base + index);
+      if (key !== undefined) {
+        const parts = this.partIndex.get(`${key}::${name}`);
+        if (parts) {
+          const local = this.localParts.get(`${unit.path}\0${key}::${name}`);
+          return local ? { target: { t: 'sym', sym: local }, confidence: CONFIDENCE.lexical } : { target: { t: 'sym', sym: this.primaryPart(parts[0]!) }, confidence: CONFIDENCE.qualified };
+        }
+      }
+      index = this.parentIndex(unit, index);
+    }
+    return undefined;
+  }
+
+  /** `A::B::C` written as one name (a Ruby scope such as `['A::B']`): the head as a bare constant, then members. */
+  private constantPath(unit: Unit, from: number, segments: readonly string[]): Hit | undefined {
+    let current = this.resolveBare(unit, from, segments[0]!, 'type');
+    for (const segment of segments.slice(1)) {
+      if (!current) return undefined;
+      const next = this.navigate(current.target, segment);
+      current = next ? { target: next.target, confidence: Math.min(current.confidence, next.confidence) } : undefined;
+    }
+    return current;
   }
 
   private goNamespace(unit: Unit): Unit[] | undefined {
@@ -737,6 +999,10 @@ export class Project {
         if (MEMBER_KINDS_OWNED.has(def.kind)) {
           const member = this.findMember(sym, segment);
           if (member) return { target: { t: 'sym', sym: member.sym }, confidence: CONFIDENCE.qualified };
+          // `class A::B` declared apart from `module A` (Ruby): by constant path.
+          const key = sym.u.traits.parts === 'constantPath' ? this.partKeys.get(this.keyOf(sym)) : undefined;
+          const parts = key === undefined ? undefined : this.partIndex.get(`${key}::${segment}`);
+          if (parts) return { target: { t: 'sym', sym: this.primaryPart(parts[0]!) }, confidence: CONFIDENCE.qualified };
           const external = this.externalAncestor(sym);
           return external ? { target: { t: 'ext', name: `${external}.${segment}` }, confidence: CONFIDENCE.externalImported } : undefined;
         }
@@ -1008,7 +1274,7 @@ export class Project {
         }
       }
       for (const ref of def.decorators ?? []) {
-        const hit = ref.qualifier.length === 0 ? this.resolveBare(unit, scopeIndex, ref.name, 'callable') : this.resolvePathOrSelf(unit, scopeIndex, ref);
+        const hit = this.resolveDecorator(unit, scopeIndex, ref);
         if (hit?.target.t === 'sym') out.add(this.idOf(hit.target.sym), id, 'decorates', hit.confidence, provenanceFor(hit.confidence), def.startLine);
         else {
           const name = hit?.target.t === 'ext' ? hit.target.name : [...ref.qualifier, ref.name].join('.');
@@ -1027,6 +1293,22 @@ export class Project {
         }
       }
     }
+
+    // Implementations declared apart from their type: T implements Trait, wherever T lives.
+    unit.ext.implementations?.forEach((implementation, d) => {
+      const type = unit.implTypes?.[d];
+      if (!type) return;
+      const hit = this.resolveTrait(unit, d);
+      const target = hit?.target;
+      if (target?.t === 'sym') {
+        if (this.keyOf(target.sym) === this.keyOf(type) || !this.isTypeLike(target.sym)) return;
+        out.add(this.idOf(type), this.idOf(target.sym), 'implements', hit!.confidence, provenanceFor(hit!.confidence), implementation.line);
+      } else {
+        const name = target?.t === 'ext' ? target.name : [...implementation.trait.qualifier, implementation.trait.name].join('.');
+        const confidence = target?.t === 'ext' ? hit!.confidence : CONFIDENCE.unresolved;
+        out.addExternal(this.idOf(type), EXTERNAL_PREFIX + name, 'implements', confidence, provenanceFor(confidence), implementation.line);
+      }
+    });
 
     // Uses.
     for (const ref of unit.ext.references) {
@@ -1063,11 +1345,15 @@ export class Project {
       const targetId = this.idOf(sym);
       if (targetId === source) continue;
       out.add(source, targetId, type, hit.confidence, provenance, ref.line);
-      if (type === 'calls' && ref.from >= 0) {
-        const caller: Sym = { u: unit, i: unit.canon[ref.from]! };
-        const callerDef = this.def(caller);
-        const calleeDef = this.def(sym);
-        if ((callerDef.isTest || unit.isTestFile) && CALLABLE_KINDS.has(callerDef.kind) && !calleeDef.isTest && !sym.u.isTestFile) {
+      if (type === 'calls') {
+        // A test calls: a test function or method, or the file itself in a test file (calls in
+        // `describe`/`it` callbacks and RSpec blocks, which are not definitions).
+        let isTestCall: boolean;
+        if (ref.from >= 0 && ref.from < unit.canon.length) {
+          const callerDef = this.def({ u: unit, i: unit.canon[ref.from]! });
+          isTestCall = (callerDef.isTest || unit.isTestFile) && CALLABLE_KINDS.has(callerDef.kind);
+        } else isTestCall = unit.isTestFile;
+        if (isTestCall && !this.def(sym).isTest && !sym.u.isTestFile) {
           out.add(source, targetId, 'tests', hit.confidence, provenance, ref.line);
           out.add(targetId, source, 'tested_by', hit.confidence, provenance, ref.line);
           if (tests.length < MAX_TEST_TARGETS && !testSet.has(targetId)) {
@@ -1079,6 +1365,18 @@ export class Project {
     }
     if (testTargets && tests.length > 0) testTargets.set(unit.path, tests);
     return { ...out.finish(), tests };
+  }
+
+  /** A decorator, annotation or attribute as written; C# `[Obsolete]` also finds `ObsoleteAttribute`. */
+  private resolveDecorator(unit: Unit, from: number, ref: NameRef): Hit | undefined {
+    const lookup = (name: string, want: 'type' | 'callable'): Hit | undefined =>
+      ref.qualifier.length === 0 ? this.resolveBare(unit, from, name, want) : this.resolvePathOrSelf(unit, from, { name, qualifier: ref.qualifier });
+    const suffix = unit.traits.attributeSuffix;
+    if (suffix && !ref.name.endsWith(suffix)) {
+      const hit = lookup(ref.name + suffix, 'type');
+      if (hit?.target.t === 'sym') return hit;
+    }
+    return lookup(ref.name, 'callable');
   }
 
   /** A decorator such as `@app.route` or `@self.x`: a dotted path from the decorated scope. */
@@ -1135,6 +1433,17 @@ export function provenanceFor(confidence: number): Provenance {
   return confidence >= 0.8 ? 'ast_resolved' : 'ast_inferred';
 }
 
+/** `Strings` of `a.b.Strings`, `C` of `a::b::C`, `c` of `a/b/c`. */
+function lastSegment(source: string): string {
+  const parts = source.split(/[.:/]/);
+  return parts[parts.length - 1] ?? source;
+}
+
+/** A Ruby constant: starts with an upper-case letter. */
+function isConstantName(name: string): boolean {
+  return /^\p{Lu}/u.test(name);
+}
+
 function isIdentifier(segment: string): boolean {
   return /^[\p{L}_$@][\p{L}\p{N}_$@]*$/u.test(segment);
 }
@@ -1154,8 +1463,12 @@ function preferDefinition(unit: Unit, candidates: readonly number[], want: 'any'
   return candidates[0]!;
 }
 
-/** `<path>.<scope...>.<name>`, the rule of `qualifiedName` in @knowing/graph. */
-export function qualifiedNameOf(path: string, symbol: Pick<SymbolDef, 'scope' | 'name'>): string {
+/**
+ * `<path>.<scope...>.<name>`, the rule of `qualifiedName` in @knowing/graph, or
+ * `<path>.<localName>` when the module gives one (Ruby: `lib/shop/cart.rb.Shop::Cart`).
+ */
+export function qualifiedNameOf(path: string, symbol: Pick<SymbolDef, 'scope' | 'name' | 'localName'>): string {
+  if (symbol.localName !== undefined) return `${path}.${symbol.localName}`;
   let qn = path;
   for (const scope of symbol.scope) qn += '.' + scope;
   return qn + '.' + symbol.name;

@@ -23,7 +23,7 @@ const STATE_KEY = 'indexer:state';
 const STATE_KIND = 'indexer-state';
 const TABLES_KEY = 'indexer:tables';
 const TABLES_KIND = 'indexer-tables';
-const STATE_VERSION = 4;
+const STATE_VERSION = 5;
 
 /** Bookkeeping for one file. */
 export interface FileState {
@@ -132,8 +132,9 @@ function tablesIdOf(bytes: Uint8Array): string {
 }
 
 /**
- * The part of an extraction other files' resolution reads: definitions' names, kinds,
- * nesting, supertypes, value types and test flags, the imports and the namespace. Lines,
+ * The part of an extraction other files' resolution reads: definitions' names (and local
+ * names), kinds, nesting, supertypes, value types and test flags, the imports, the
+ * implementations and the namespace. Lines,
  * signatures, docs, decorators, annotations and references are the file's own business.
  */
 export function tableOf(extraction: FileExtraction): FileExtraction {
@@ -160,6 +161,9 @@ export function tableOf(extraction: FileExtraction): FileExtraction {
     syntaxErrors: 0,
     references: [],
     imports: extraction.imports.map((decl) => ({ ...decl, line: 0 })),
+    ...(extraction.implementations && extraction.implementations.length > 0
+      ? { implementations: extraction.implementations.map((implementation) => ({ ...implementation, line: 0 })) }
+      : {}),
     symbols: keep.map((index) => {
       const symbol = extraction.symbols[index]!;
       const parent = symbol.parent >= 0 && symbol.parent < remap.length ? remap[symbol.parent]! : -1;
@@ -167,6 +171,7 @@ export function tableOf(extraction: FileExtraction): FileExtraction {
         name: symbol.name,
         kind: symbol.kind,
         scope: symbol.scope,
+        ...(symbol.localName !== undefined ? { localName: symbol.localName } : {}),
         startLine: 0,
         endLine: 0,
         signature: '',

@@ -107,6 +107,7 @@ const NODES = [
   `class ${S}InvoiceService.Validation.cs.InvoiceService`,
   `class ${S}InvoiceService.cs.InvoiceService`,
   `class ${S}InvoiceService.cs.InvoiceService.Calculator`,
+  `class ${S}ServiceAttribute.cs.ServiceAttribute`,
   `class ${S}ServiceBase.cs.ServiceBase`,
   `class ${T}`,
   `constant ${S}Contracts.cs.InvoiceState.Open`,
@@ -124,12 +125,14 @@ const NODES = [
   `file ${S}Invoice.cs`,
   `file ${S}InvoiceService.Validation.cs`,
   `file ${S}InvoiceService.cs`,
+  `file ${S}ServiceAttribute.cs`,
   `file ${S}ServiceBase.cs`,
   'file tests/Acme.Billing.Tests/InvoiceServiceTests.cs',
   `function ${S}InvoiceService.cs.InvoiceService.IssueAsync.Log`,
   `interface ${S}Contracts.cs.IInvoiceService`,
   `interface ${S}Invoice.cs.IInvoiceStore`,
   `method ${S}Contracts.cs.IInvoiceService.IssueAsync`,
+  `method ${S}Contracts.cs.Money.Add`,
   `method ${S}Invoice.cs.IInvoiceStore.Exists`,
   `method ${S}Invoice.cs.IInvoiceStore.SaveAsync`,
   `method ${S}InvoiceService.Validation.cs.InvoiceService.Validate`,
@@ -158,8 +161,10 @@ const INVOICE = `${S}Invoice.cs.Invoice`;
 const STORE = `${S}Invoice.cs.IInvoiceStore`;
 
 // Reviewed by hand: edges whose both ends are in the repository, except contains/member_of.
-// Lines marked "partial" show that the core picks one part of a partial class (the first
-// path) for `new InvoiceService(...)`; members of the other part are not found through it.
+// Lines marked "partial" rely on the parts of `partial class InvoiceService` (one node per
+// file) being one type for resolution: `new InvoiceService(...)` finds the constructor and
+// `service.Cancel` the method in InvoiceService.cs, though the first part by path (the one
+// `using Acme.Billing;` finds first) is InvoiceService.Validation.cs.
 const EDGES: Record<string, string[]> = {
   accesses_field: [
     // The other part of the partial class reaches Invoice through its parameter type.
@@ -177,6 +182,8 @@ const EDGES: Record<string, string[]> = {
     `${SERVICE}.Cancel -> ${S}ServiceBase.cs.ServiceBase.Cancel`,
     // `: base(store)`
     `${SERVICE}.InvoiceService -> ${S}ServiceBase.cs.ServiceBase.ServiceBase`,
+    // `Add(...)` through `using static Acme.Billing.Contracts.Money;`
+    `${SERVICE}.IssueAsync -> ${S}Contracts.cs.Money.Add`,
     // `await _store.SaveAsync(invoice)`: the field's declared interface
     `${SERVICE}.IssueAsync -> ${STORE}.SaveAsync`,
     `${SERVICE}.IssueAsync -> ${INVOICE}.Invoice`,
@@ -185,12 +192,20 @@ const EDGES: Record<string, string[]> = {
     `${SERVICE}.IssueAsync -> ${SERVICE}.CreateCalculator`,
     `${SERVICE}.IssueAsync -> ${SERVICE}.IssueAsync.Log`,
     // partial
-    `${T}.Cancel_rejects_paid_invoices -> ${PART}`,
+    `${T}.Cancel_rejects_paid_invoices -> ${SERVICE}.Cancel`,
+    // partial
+    `${T}.Cancel_rejects_paid_invoices -> ${SERVICE}.InvoiceService`,
     `${T}.Cancel_rejects_paid_invoices -> ${T}.Paid`,
     `${T}.Paid -> ${INVOICE}.Invoice`,
   ],
   // partial
-  co_tested_with: [`${PART} -> ${INVOICE}.Invoice`],
+  co_tested_with: [
+    `${SERVICE}.Cancel -> ${INVOICE}.Invoice`,
+    `${SERVICE}.InvoiceService -> ${INVOICE}.Invoice`,
+    `${SERVICE}.InvoiceService -> ${SERVICE}.Cancel`,
+  ],
+  // `[Service]` is `ServiceAttribute`
+  decorates: [`${S}ServiceAttribute.cs.ServiceAttribute -> ${SERVICE}`],
   extends: [`${SERVICE} -> ${S}ServiceBase.cs.ServiceBase`],
   implements: [`${SERVICE} -> ${S}Contracts.cs.IInvoiceService`],
   imports: [
@@ -201,6 +216,7 @@ const EDGES: Record<string, string[]> = {
     `tests/Acme.Billing.Tests/InvoiceServiceTests.cs -> ${S}Invoice.cs`,
     `tests/Acme.Billing.Tests/InvoiceServiceTests.cs -> ${S}InvoiceService.Validation.cs`,
     `tests/Acme.Billing.Tests/InvoiceServiceTests.cs -> ${S}InvoiceService.cs`,
+    `tests/Acme.Billing.Tests/InvoiceServiceTests.cs -> ${S}ServiceAttribute.cs`,
     `tests/Acme.Billing.Tests/InvoiceServiceTests.cs -> ${S}ServiceBase.cs`,
   ],
   overrides: [`${SERVICE}.Cancel -> ${S}ServiceBase.cs.ServiceBase.Cancel`, `${SERVICE}.IssueAsync -> ${S}Contracts.cs.IInvoiceService.IssueAsync`],
@@ -211,12 +227,13 @@ const EDGES: Record<string, string[]> = {
     `${T}.Cancel_rejects_paid_invoices -> ${S}Invoice.cs.InvoiceException`,
   ],
   // partial
-  tested_by: [`${INVOICE}.Invoice -> ${T}.Paid`, `${PART} -> ${T}.Cancel_rejects_paid_invoices`],
+  tested_by: [`${INVOICE}.Invoice -> ${T}.Paid`, `${SERVICE}.Cancel -> ${T}.Cancel_rejects_paid_invoices`, `${SERVICE}.InvoiceService -> ${T}.Cancel_rejects_paid_invoices`],
   // partial
-  tests: [`${T}.Cancel_rejects_paid_invoices -> ${PART}`, `${T}.Paid -> ${INVOICE}.Invoice`],
+  tests: [`${T}.Cancel_rejects_paid_invoices -> ${SERVICE}.Cancel`, `${T}.Cancel_rejects_paid_invoices -> ${SERVICE}.InvoiceService`, `${T}.Paid -> ${INVOICE}.Invoice`],
   throws: [`${SERVICE}.Cancel -> ${S}Invoice.cs.InvoiceException`],
   type_hint_of: [
     `${S}Contracts.cs.InvoiceDto.Total -> ${S}Contracts.cs.Money`,
+    `${S}Contracts.cs.Money.Add -> ${S}Contracts.cs.Money`,
     `${STORE}.SaveAsync -> ${INVOICE}`,
     `${INVOICE}.State -> ${S}Contracts.cs.InvoiceState`,
     `${INVOICE}.Total -> ${S}Contracts.cs.Money`,
@@ -276,6 +293,23 @@ describe('csharp fixture graph', () => {
         `decorates external:Fact -> ${T}.Cancel_rejects_paid_invoices`,
       ]),
     );
+  });
+
+  it('resolves members across the parts of a partial class, and names aliased external types once', () => {
+    const edge = (type: string, source: string, target: string) =>
+      graph.edges.find((e) => e.type === type && graph.qn.get(e.source) === source && graph.qn.get(e.target) === target);
+    // `_store.Exists(...)` in InvoiceService.Validation.cs: the field is declared in the other part
+    expect(edge('calls', `${PART}.Validate`, `${STORE}.Exists`)).toMatchObject({ confidence: 0.8, provenance: 'ast_resolved' });
+    // `var service = new InvoiceService(...); service.Cancel(...)`
+    expect(edge('calls', `${T}.Cancel_rejects_paid_invoices`, `${SERVICE}.Cancel`)).toMatchObject({ confidence: 0.8 });
+    expect(edge('calls', `${T}.Cancel_rejects_paid_invoices`, `${SERVICE}.InvoiceService`)).toMatchObject({ confidence: 0.8 });
+    expect(edge('calls', `${SERVICE}.IssueAsync`, `${S}Contracts.cs.Money.Add`)).toMatchObject({ confidence: 0.8 });
+    // `[Service]`: `ServiceAttribute`, in the same namespace
+    expect(edge('decorates', `${S}ServiceAttribute.cs.ServiceAttribute`, SERVICE)).toMatchObject({ confidence: 0.8 });
+    // `using Json = Newtonsoft.Json.JsonConvert;` … `Json.SerializeObject(issued)`
+    const lines = graph.edges.map((e) => `${e.type} ${graph.qn.get(e.source)} -> ${graph.qn.get(e.target)}`);
+    expect(lines).toContain(`calls ${SERVICE}.IssueAsync.Log -> external:Newtonsoft.Json.JsonConvert.SerializeObject`);
+    expect(lines.filter((line) => line.includes('JsonConvert.JsonConvert'))).toEqual([]);
   });
 
   it('stores C# nodes with lines, signatures, docs and test flags', () => {

@@ -134,8 +134,9 @@ describe('csharpLanguage: definitions', () => {
       'property InvoiceDto.Id 19-19 exported ^6',
       'property InvoiceDto.Total 19-19 exported ^6 hints:Money value:Money',
       // A struct's bases are interfaces.
-      'struct Money 21-24 exported ^-1 implements:IEquatable',
+      'struct Money 21-26 exported ^-1 implements:IEquatable',
       'field Money.Amount 23-23 exported ^9',
+      'method Money.Add 25-25 exported ^9 hints:Money',
     ]);
     expect(references.map(referenceRow)).toEqual(['9 type Money @21']);
   });

@@ -203,3 +203,93 @@ describe('incremental re-index', () => {
     expect((await graphText(store)).edgeRecords).toEqual((await graphText(fresh)).edgeRecords);
   });
 });
+
+describe('incremental re-index of Ruby, Rust and C# (local names, implementations, partial types)', () => {
+  const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+  let tree: string;
+
+  afterEach(async () => {
+    if (tree) await rm(tree, { recursive: true, force: true });
+  });
+
+  async function copy(fixture: string): Promise<string> {
+    tree = await mkdtemp(path.join(tmpdir(), 'knowing-incremental-'));
+    await cp(path.join(fixtures, fixture), tree, { recursive: true });
+    return tree;
+  }
+
+  const run = (store: GraphStore): Promise<IndexSummary> => indexRepository({ root: tree, store, repoId: 'fixture', workers: 0 });
+
+  async function expectSameAsFull(store: GraphStore): Promise<void> {
+    const fresh = createMemoryStore();
+    await indexRepository({ root: tree, store: fresh, repoId: 'fixture', workers: 0, full: true });
+    const [actual, expected] = await Promise.all([graphText(store), graphText(fresh)]);
+    expect(actual.nodeRecords).toEqual(expected.nodeRecords);
+    expect(actual.edgeRecords).toEqual(expected.edgeRecords);
+  }
+
+  async function change(relative: string, replace: (text: string) => string): Promise<void> {
+    const file = path.join(tree, relative);
+    const before = await readFile(file, 'utf8');
+    const after = replace(before);
+    expect(after).not.toBe(before);
+    await writeFile(file, after);
+  }
+
+  it('Ruby: keeps constant-path names and cross-file constants through the stored tables', async () => {
+    await copy('ruby');
+    const store = createMemoryStore();
+    await run(store);
+    // Body-only: resolved alone, against the tables of the other files.
+    await change('lib/shop/cart.rb', (text) => text.replace('      @calculator.total(@items)', '      notify(:total)\n      @calculator.total(@items)'));
+    expect((await run(store)).files).toMatchObject({ parsed: 1, resolved: 1 });
+    const text = await graphText(store);
+    expect(text.edges).toContain('edge calls lib/shop/cart.rb.Shop::Cart.total -> lib/shop/cart.rb.Shop::Cart.notify');
+    expect(text.edges).toContain('edge calls lib/shop/cart.rb.Shop::Cart.initialize -> lib/shop/pricing/calculator.rb.Shop::Pricing::Calculator.initialize');
+    await expectSameAsFull(store);
+    await change('spec/shop/cart_spec.rb', (text) => text.replace('    cart.add(:apple)\n', '    cart.add(:apple)\n    cart.discount\n'));
+    expect((await run(store)).files).toMatchObject({ parsed: 1, resolved: 1 });
+    expect((await graphText(store)).edges).toContain('edge tests spec/shop/cart_spec.rb -> lib/shop/cart.rb.Shop::Cart.discount');
+    await expectSameAsFull(store);
+    // A new member of a reopened module is found from another file.
+    await change('lib/shop.rb', (text) => text.replace('  def self.config', '  def self.reset\n  end\n\n  def self.config'));
+    await change('lib/shop/cart.rb', (text) => text.replace('      notify(:total)\n', '      Shop.reset\n'));
+    expect((await run(store)).files.parsed).toBe(2);
+    expect((await graphText(store)).edges).toContain('edge calls lib/shop/cart.rb.Shop::Cart.total -> lib/shop.rb.Shop.reset');
+    await expectSameAsFull(store);
+  });
+
+  it('Rust: keeps a cross-file implementation through body-only edits of either file, and drops it with the impl', async () => {
+    await copy('rust');
+    const store = createMemoryStore();
+    await run(store);
+    const implementsLine = 'edge implements crates/inventory/src/store/mod.rs.MemStore -> crates/inventory/src/model.rs.Describe';
+    await change('crates/inventory/src/report.rs', (text) => text.replace('"{} games"', '"{} games in store"'));
+    expect((await run(store)).files).toMatchObject({ parsed: 1, resolved: 1 });
+    expect((await graphText(store)).edges).toContain(implementsLine);
+    await expectSameAsFull(store);
+    await change('crates/inventory/src/store/mod.rs', (text) => text.replace('self.index.count(&Kind::Book)', 'self.index.count(&Kind::Book) + 0'));
+    expect((await run(store)).files).toMatchObject({ parsed: 1, resolved: 1 });
+    expect((await graphText(store)).edges).toContain(implementsLine);
+    await expectSameAsFull(store);
+    await change('crates/inventory/src/report.rs', (text) => text.replace(/impl Describe for MemStore \{[\s\S]*?\n\}\n/, ''));
+    const summary = await run(store);
+    expect(summary.files.parsed).toBe(1);
+    const text = await graphText(store);
+    expect(text.edges).not.toContain(implementsLine);
+    expect(text.edges.filter((line) => line.startsWith('edge inherits crates/inventory/src/store/mod.rs.MemStore -> crates/inventory/src/model.rs'))).toEqual([]);
+    await expectSameAsFull(store);
+  });
+
+  it('C#: resolves into the other part of a partial class after a body-only edit of one part', async () => {
+    await copy('csharp');
+    const store = createMemoryStore();
+    await run(store);
+    await change('src/Acme.Billing/InvoiceService.Validation.cs', (text) => text.replace('&& _store.Exists(invoice.Id);', '&& _store.Exists(invoice.Id) && CreateCalculator() != null;'));
+    expect((await run(store)).files).toMatchObject({ parsed: 1, resolved: 1 });
+    expect((await graphText(store)).edges).toContain(
+      'edge calls src/Acme.Billing/InvoiceService.Validation.cs.InvoiceService.Validate -> src/Acme.Billing/InvoiceService.cs.InvoiceService.CreateCalculator',
+    );
+    await expectSameAsFull(store);
+  });
+});

@@ -197,6 +197,8 @@ const EDGES: Record<string, string[]> = {
     `${SERVICE}.save -> ${REPOSITORY}.flush`,
     `${SERVICE}.save -> ${REPOSITORY}.store`,
     `${SERVICE}.save -> ${ORDER}.id`,
+    // `import static com.acme.shop.util.Strings.isBlank`: a member of the class the import names
+    `${SERVICE}.save -> ${S}util/Strings.java.Strings.isBlank`,
     // `Order::validate`
     `${SERVICE}.sorted -> ${ORDER}.validate`,
     `${SERVICE}.sorted.anon$Comparator.compare -> ${ORDER}.id`,
@@ -280,6 +282,22 @@ describe('java fixture graph', () => {
         `${T}OrderServiceTest.java -> external:org.junit`,
       ]),
     );
+  });
+
+  it('names placeholders of imported classes once, and of static imports by their class', () => {
+    const calls = graph.edges.filter((edge) => edge.type === 'calls').map((edge) => `${graph.qn.get(edge.source)} -> ${graph.qn.get(edge.target)}`);
+    const external = calls.filter((line) => line.includes('external:'));
+    expect(external).toEqual(
+      expect.arrayContaining([
+        // `import java.util.List;` … `orders.sort(byId)`
+        `${SERVICE}.sorted -> external:java.util.List.sort`,
+        // `import static org.junit.jupiter.api.Assertions.assertEquals;`
+        `${T}OrderServiceTest.java.OrderServiceTest.findsSavedOrders -> external:org.junit.jupiter.api.Assertions.assertEquals`,
+      ]),
+    );
+    expect(external.filter((line) => /external:java\.util\.List\.List/.test(line))).toEqual([]);
+    const isBlank = graph.edges.find((edge) => edge.type === 'calls' && graph.qn.get(edge.target) === `${S}util/Strings.java.Strings.isBlank`);
+    expect(isBlank).toMatchObject({ confidence: 0.9, provenance: 'ast_resolved' });
   });
 
   it('stores Java nodes with lines, signatures, docs and test flags', () => {

@@ -366,6 +366,22 @@ const LEGACY_EDGES: Record<string, string[]> = {
     'lib/store.js -> lib/store.js.Store',
     'lib/widget.jsx.Counter.render -> lib/widget.jsx.Counter.increment',
   ],
+  // Calls inside `describe`/`it` callbacks come from the test file itself.
+  co_tested_with: [
+    'lib/store.js.Store.add -> lib/store.js.Store',
+    'lib/store.js.Store.size -> lib/store.js.Store',
+    'lib/store.js.Store.size -> lib/store.js.Store.add',
+  ],
+  tested_by: [
+    'lib/store.js.Store -> test/store.test.js',
+    'lib/store.js.Store.add -> test/store.test.js',
+    'lib/store.js.Store.size -> test/store.test.js',
+  ],
+  tests: [
+    'test/store.test.js -> lib/store.js.Store',
+    'test/store.test.js -> lib/store.js.Store.add',
+    'test/store.test.js -> lib/store.js.Store.size',
+  ],
 };
 
 

@@ -3,7 +3,8 @@ import { createWorkerPool, TaskTimeoutError, WorkerStartupError } from '../src/p
 
 const script = new URL('./fixtures/workers/echo.mjs', import.meta.url);
 
-describe('worker pool', () => {
+// Worker start-up takes seconds on a loaded 2-core machine: generous test time limits.
+describe('worker pool', { timeout: 60_000 }, () => {
   it('runs tasks across workers and returns every result', async () => {
     const pool = createWorkerPool<{ value: number }, { value: number }>({ script, size: 2, taskTimeoutMs: 5_000 });
     try {
@@ -15,7 +16,7 @@ describe('worker pool', () => {
   });
 
   it('abandons a hung task, replaces its worker and keeps going', async () => {
-    const pool = createWorkerPool<{ value?: number; hang?: boolean }, { value: number }>({ script, size: 1, taskTimeoutMs: 300 });
+    const pool = createWorkerPool<{ value?: number; hang?: boolean }, { value: number }>({ script, size: 1, taskTimeoutMs: 1_500 });
     try {
       const hung = pool.run({ hang: true });
       const after = pool.run({ value: 21 });
@@ -37,7 +38,7 @@ describe('worker pool', () => {
   });
 });
 
-describe('worker pool startup failures', () => {
+describe('worker pool startup failures', { timeout: 60_000 }, () => {
   it('rejects every task with WorkerStartupError when the script cannot load, without respawning forever', async () => {
     const missing = new URL('./fixtures/workers/does-not-exist.mjs', import.meta.url);
     const pool = createWorkerPool<{ value: number }, { value: number }>({ script: missing, size: 2, taskTimeoutMs: 5_000 });

@@ -77,14 +77,9 @@ interface RepoGraph {
   readonly qn: Map<string, string>;
 }
 
-/**
- * Members by qualified name (`lib/shop/cart.rb.Shop::Cart.add`); classes and modules by file
- * and name (`lib/shop/cart.rb#Cart`), because their qualified name depends on the core
- * honouring `SymbolDef.localName` (`lib/shop/cart.rb.Shop::Cart`), which the extraction tests
- * check.
- */
+/** Every node by its qualified name: classes and modules by their constant path (`lib/shop/cart.rb.Shop::Cart`). */
 function label(node: GraphNode): string {
-  return node.kind === 'class' || node.kind === 'module' ? `${node.file}#${node.name}` : node.qualifiedName;
+  return node.qualifiedName;
 }
 
 async function repoGraph(): Promise<RepoGraph> {
@@ -108,11 +103,12 @@ async function repoGraph(): Promise<RepoGraph> {
 
 // Reviewed by hand.
 const NODES = [
-  'class lib/shop/cart.rb#Cart',
-  'class lib/shop/line_item.rb#LineItem',
-  'class lib/shop/pricing/calculator.rb#Calculator',
-  'class lib/shop/pricing/calculator.rb#Discount',
-  'class test/test_cart.rb#CartTest',
+  // Classes and modules by their constant path.
+  'class lib/shop/cart.rb.Shop::Cart',
+  'class lib/shop/line_item.rb.Shop::LineItem',
+  'class lib/shop/pricing/calculator.rb.Shop::Pricing::Calculator',
+  'class lib/shop/pricing/calculator.rb.Shop::Pricing::Discount',
+  'class test/test_cart.rb.CartTest',
   'constant lib/shop.rb.Shop.VERSION',
   'constant lib/shop/cart.rb.Shop::Cart.MAX_ITEMS',
   'constant lib/shop/pricing/calculator.rb.Shop::Pricing::Calculator.TAX',
@@ -144,11 +140,11 @@ const NODES = [
   'method test/test_cart.rb.CartTest.setup',
   'method test/test_cart.rb.CartTest.test_total_starts_at_zero',
   // `module Shop` is reopened in several files: one node per file.
-  'module lib/shop.rb#Shop',
-  'module lib/shop/cart.rb#Shop',
-  'module lib/shop/line_item.rb#Shop',
-  'module lib/shop/pricing/calculator.rb#Pricing',
-  'module lib/shop/pricing/calculator.rb#Shop',
+  'module lib/shop.rb.Shop',
+  'module lib/shop/cart.rb.Shop',
+  'module lib/shop/line_item.rb.Shop',
+  'module lib/shop/pricing/calculator.rb.Shop',
+  'module lib/shop/pricing/calculator.rb.Shop::Pricing',
   'property lib/shop/cart.rb.Shop::Cart.coupon',
   'property lib/shop/cart.rb.Shop::Cart.items',
   'property lib/shop/cart.rb.Shop::Cart.owner',
@@ -177,24 +173,34 @@ const EDGES: Record<string, string[]> = {
     // `yield config` in a singleton method: a call on self
     'lib/shop.rb.Shop.configure -> lib/shop.rb.Shop.config',
     // `before_save :normalize`
-    `lib/shop/cart.rb#Cart -> ${CART}.normalize`,
+    `${CART} -> ${CART}.normalize`,
     `${CART}.add -> ${CART}.items`,
     `${CART}.add -> ${CART}.notify`,
-    // `LineItem.new(...)` in another file, then `item.reserve` through the constructed type
+    // `LineItem.new(...)` inside `module Shop`: `Shop::LineItem`, defined in another file;
+    // then `item.reserve` through the constructed type
     `${CART}.add -> ${ITEM}.initialize`,
     `${CART}.add -> ${ITEM}.reserve`,
     `${CART}.discount -> ${CART}.coupon`,
     // `new(owner)` in `def self.for`
     `${CART}.for -> ${CART}.initialize`,
+    // `Pricing::Calculator.new(self)` inside `Shop::Cart`: `Shop::Pricing::Calculator`
+    `${CART}.initialize -> ${PRICING}::Calculator.initialize`,
+    // `Shop.config`: `config` is defined where `module Shop` is opened in lib/shop.rb
     `${CART}.notify -> lib/shop.rb.Shop.config`,
     `${CART}.restore -> ${CART}.initialize`,
     `${ITEM}.reserve -> ${ITEM}.product`,
     `${ITEM}.reserve -> ${ITEM}.quantity`,
     // `super` in an endless def
     `${PRICING}::Discount.total -> ${PRICING}::Calculator.total`,
+    // calls in RSpec blocks come from the spec file: `let(:cart) { Shop::Cart.new("ada") }`, `cart.add`
     'spec/shop/cart_spec.rb -> lib/shop/cart.rb.Shop::Cart.add',
+    'spec/shop/cart_spec.rb -> lib/shop/cart.rb.Shop::Cart.initialize',
+    // `Shop::Cart.new("ada")` in a Minitest setup
+    `test/test_cart.rb.CartTest.setup -> ${CART}.initialize`,
   ],
-  extends: ['lib/shop/pricing/calculator.rb#Discount -> lib/shop/pricing/calculator.rb#Calculator'],
+  // the two symbols the spec file's blocks call
+  co_tested_with: [`${CART}.add -> ${CART}.initialize`],
+  extends: [`${PRICING}::Discount -> ${PRICING}::Calculator`],
   imports: [
     'lib/shop.rb -> lib/shop/cart.rb',
     'lib/shop/cart.rb -> lib/shop/pricing/calculator.rb',
@@ -202,9 +208,12 @@ const EDGES: Record<string, string[]> = {
     'spec/spec_helper.rb -> lib/shop.rb',
     'test/test_cart.rb -> lib/shop.rb',
   ],
-  inherits: [`lib/shop/pricing/calculator.rb#Discount -> ${PRICING}::Calculator.initialize`],
+  inherits: [`${PRICING}::Discount -> ${PRICING}::Calculator.initialize`],
   overrides: [`${PRICING}::Discount.total -> ${PRICING}::Calculator.total`],
-  references: [`${CART}.add -> ${CART}.MAX_ITEMS`, `${PRICING}::Calculator.total -> ${PRICING}::Calculator.TAX`],
+  // `RSpec.describe Shop::Cart do`
+  references: [`${CART}.add -> ${CART}.MAX_ITEMS`, `${PRICING}::Calculator.total -> ${PRICING}::Calculator.TAX`, `spec/shop/cart_spec.rb -> ${CART}`],
+  tested_by: [`${CART}.add -> spec/shop/cart_spec.rb`, `${CART}.initialize -> spec/shop/cart_spec.rb`, `${CART}.initialize -> test/test_cart.rb.CartTest.setup`],
+  tests: [`spec/shop/cart_spec.rb -> ${CART}.add`, `spec/shop/cart_spec.rb -> ${CART}.initialize`, `test/test_cart.rb.CartTest.setup -> ${CART}.initialize`],
 };
 
 describe('ruby fixture graph', () => {
@@ -244,8 +253,8 @@ describe('ruby fixture graph', () => {
       expect.arrayContaining([
         'imports lib/shop.rb -> external:json',
         'imports test/test_cart.rb -> external:minitest',
-        'extends test/test_cart.rb#CartTest -> external:Minitest.Test',
-        'implements lib/shop/cart.rb#Cart -> external:Enumerable',
+        'extends test/test_cart.rb.CartTest -> external:Minitest.Test',
+        'implements lib/shop/cart.rb.Shop::Cart -> external:Enumerable',
         `throws ${CART}.add -> external:CartFull`,
       ]),
     );
@@ -254,11 +263,32 @@ describe('ruby fixture graph', () => {
   it('stores Ruby nodes with lines, signatures, docs and test flags', () => {
     const byQn = (qn: string) => graph.nodes.find((node) => node.qualifiedName === qn);
     expect(byQn(`${CART}.add`)).toMatchObject({ name: 'add', kind: 'method', language: 'ruby', startLine: 26, endLine: 34, signature: 'def add(product, quantity = 1)', isTest: false });
-    expect(graph.nodes.find((node) => node.kind === 'class' && node.name === 'Cart')).toMatchObject({ doc: "A customer's cart.\n\nHolds line items until checkout." });
+    expect(byQn(CART)).toMatchObject({ name: 'Cart', kind: 'class', doc: "A customer's cart.\n\nHolds line items until checkout." });
     expect(byQn('test/test_cart.rb.CartTest.test_total_starts_at_zero')?.isTest).toBe(true);
   });
 
-  // Waiting on the core (see the contract's `SymbolDef.localName`):
-  it.todo('names classes and modules by their constant path: lib/shop/cart.rb.Shop::Cart');
-  it.todo('resolves constant paths across files: Pricing::Calculator.new in Shop::Cart, Shop::Cart.new in the tests');
+  it('names classes and modules by their constant path, and their members under it', () => {
+    const byQn = (qn: string) => graph.nodes.find((node) => node.qualifiedName === qn);
+    expect(byQn(CART)).toMatchObject({ name: 'Cart', kind: 'class', file: 'lib/shop/cart.rb', startLine: 9 });
+    expect(byQn(`${PRICING}::Discount`)).toMatchObject({ name: 'Discount', kind: 'class', startLine: 19 });
+    expect(byQn(PRICING)).toMatchObject({ name: 'Pricing', kind: 'module' });
+    const memberOf = graph.edgeLines.get('member_of') ?? [];
+    expect(memberOf).toContain(`${CART}.add -> ${CART}`);
+    expect(memberOf).toContain(`${CART} -> lib/shop/cart.rb.Shop`);
+    // `class Shop::Pricing::Discount` at the top of the file
+    expect(memberOf).toContain(`${PRICING}::Discount -> lib/shop/pricing/calculator.rb`);
+  });
+
+  it('resolves constant paths across files by lexical scope, then the top level', () => {
+    const edge = (type: string, source: string, target: string) =>
+      graph.edges.find((e) => e.type === type && graph.qn.get(e.source) === source && graph.qn.get(e.target) === target);
+    // `Pricing::Calculator.new(self)` inside `module Shop; class Cart`: Shop::Pricing, by nesting
+    expect(edge('calls', `${CART}.initialize`, `${PRICING}::Calculator.initialize`)).toMatchObject({ confidence: 0.9, provenance: 'ast_resolved' });
+    // `LineItem.new` inside `module Shop`: Shop::LineItem in another file, by nesting
+    expect(edge('calls', `${CART}.add`, `${ITEM}.initialize`)).toMatchObject({ confidence: 0.9 });
+    // `Shop::Cart.new` in a test: the top-level `Shop`, whichever file opens it, then `Cart`
+    expect(edge('calls', 'test/test_cart.rb.CartTest.setup', `${CART}.initialize`)).toMatchObject({ confidence: 0.8, provenance: 'ast_resolved' });
+    // `Shop.config` from cart.rb reaches the part of `module Shop` that defines `config`
+    expect(edge('calls', `${CART}.notify`, 'lib/shop.rb.Shop.config')).toMatchObject({ confidence: 0.85 });
+  });
 });

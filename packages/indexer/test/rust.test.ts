@@ -81,7 +81,7 @@ describe('rust extraction', () => {
   it('records `impl Trait for T` on a struct of the same file, trait members with default methods, and `new -> Self` as a constructor', async () => {
     const out = await extract(`${CRATE}/src/model.rs`);
     expect(out.symbols).toEqual([
-      def({ name: 'Item', kind: 'struct', startLine: 5, endLine: 9, signature: 'pub struct Item', doc: 'One stored thing.', supertypes: [{ ...t('Describe'), relation: 'implements' }], decorators: [t('derive')] }), // 0
+      def({ name: 'Item', kind: 'struct', startLine: 5, endLine: 9, signature: 'pub struct Item', doc: 'One stored thing.', decorators: [t('derive')] }), // 0
       def({ name: 'key', kind: 'field', scope: ['Item'], startLine: 7, endLine: 7, signature: 'pub key: String', doc: 'Unique key.', parent: 0 }), // 1
       def({ name: 'kind', kind: 'field', scope: ['Item'], startLine: 8, endLine: 8, signature: 'pub kind: Kind', parent: 0, typeHints: [t('Kind')], valueType: t('Kind') }), // 2
       def({ name: 'Kind', kind: 'enum', startLine: 13, endLine: 16, signature: 'pub enum Kind', doc: 'What an item is.', decorators: [t('derive')] }), // 3
@@ -106,11 +106,13 @@ describe('rust extraction', () => {
     expect(out.imports).toEqual([
       { source: 'std', names: [{ imported: 'fmt', local: 'fmt' }], line: 1 },
     ]);
+    // `impl fmt::Display for Item` implements a std trait: left out.
+    expect(out.implementations).toEqual([{ type: t('Item'), trait: t('Describe'), line: 28 }]);
     expect(out.namespace).toBe('crate::model');
     expect(out.syntaxErrors).toBe(0);
   });
 
-  it('records `impl Trait for T` of a type from another file as a type reference carrying the implementing type', async () => {
+  it('records `impl Trait for T` of a type from another file as an implementation', async () => {
     const out = await extract(`${CRATE}/src/report.rs`);
     expect(out.symbols).toEqual([
       def({ name: 'describe', kind: 'method', scope: ['MemStore'], startLine: 5, endLine: 7, signature: 'fn describe(&self) -> String' }), // 0
@@ -119,8 +121,8 @@ describe('rust extraction', () => {
     expect(out.references).toEqual([
       use('call', t('games', 'self'), 0, 6, t('MemStore')),
       use('call', t('describe', 'store'), 1, 12),
-      use('type', t('Describe'), 0, 4, t('MemStore')),
     ]);
+    expect(out.implementations).toEqual([{ type: t('MemStore'), trait: t('Describe'), line: 4 }]);
     expect(out.imports).toEqual([
       { source: 'crate::model', names: [{ imported: 'Describe', local: 'Describe' }], line: 1 },
       { source: 'crate::store', names: [{ imported: 'MemStore', local: 'MemStore' }], line: 2 },
@@ -163,7 +165,7 @@ describe('rust extraction', () => {
       def({ name: 'get', kind: 'method', scope: ['Store'], startLine: 19, endLine: 19, signature: 'fn get(&self, key: &str) -> Option<&Item>', parent: 5, typeHints: [t('Item')] }), // 6
       def({ name: 'put', kind: 'method', scope: ['Store'], startLine: 21, endLine: 21, signature: 'fn put(&mut self, item: Item) -> Result<()>', parent: 5, typeHints: [t('Item')] }), // 7
       def({ name: 'put_all', kind: 'method', scope: ['Store'], startLine: 24, endLine: 29, signature: 'fn put_all(&mut self, items: Vec<Item>) -> Result<()>', doc: 'Puts every item, stopping at the first error.', parent: 5, typeHints: [t('Item')] }), // 8
-      def({ name: 'MemStore', kind: 'struct', startLine: 33, endLine: 37, signature: 'pub struct MemStore', doc: 'A store in memory.', supertypes: [{ ...t('Store'), relation: 'implements' }] }), // 9
+      def({ name: 'MemStore', kind: 'struct', startLine: 33, endLine: 37, signature: 'pub struct MemStore', doc: 'A store in memory.' }), // 9
       def({ name: 'items', kind: 'field', scope: ['MemStore'], startLine: 34, endLine: 34, signature: 'items: HashMap<String, Item>', parent: 9, exported: false, typeHints: [t('Item')] }), // 10
       def({ name: 'index', kind: 'field', scope: ['MemStore'], startLine: 35, endLine: 35, signature: 'index: Index', parent: 9, exported: false, typeHints: [t('Index')], valueType: t('Index') }), // 11
       def({ name: 'capacity', kind: 'field', scope: ['MemStore'], startLine: 36, endLine: 36, signature: 'capacity: usize', parent: 9, exported: false }), // 12
@@ -202,6 +204,7 @@ describe('rust extraction', () => {
       { source: 'std::collections', names: [{ imported: 'HashMap', local: 'HashMap' }], line: 5 },
       { source: 'self', names: [{ imported: '*', local: '*' }], line: 66 },
     ]);
+    expect(out.implementations).toEqual([{ type: t('MemStore'), trait: t('Store'), line: 49 }]);
     expect(out.namespace).toBe('crate::store');
     expect(out.syntaxErrors).toBe(0);
   });
@@ -261,6 +264,42 @@ describe('rust module', () => {
     expect(rustLanguage.isTestFile('src/store/tests.rs')).toBe(true);
     expect(rustLanguage.isTestFile('src/parser_test.rs')).toBe(true);
     expect(rustLanguage.isTestFile('src/testing.rs')).toBe(false);
+  });
+});
+
+describe('rust implementations', () => {
+  async function extractSource(file: string, source: string): Promise<FileExtraction> {
+    const parser = await createParser(rustLanguage.grammarFor(file));
+    return withTree(parser, source, (tree) => rustLanguage.extract(tree.rootNode, source, file));
+  }
+
+  it('names types of inline modules through the module, and leaves out std traits and blanket impls', async () => {
+    const out = await extractSource(
+      'src/shapes.rs',
+      [
+        'use crate::geo::Area;',
+        'mod round {',
+        '    pub struct Circle;',
+        '    impl super::Area for Circle {}',
+        '    impl Shape for Circle {}',
+        '    impl std::fmt::Debug for Circle {}',
+        '}',
+        'impl<T: Area> Shape for T {}',
+        'impl Area for crate::geo::Square {}',
+        'impl Area for Vec<u8> {}',
+      ].join('\n'),
+    );
+    expect(out.implementations).toEqual([
+      // `super::Area` inside `mod round`: the file's own `Area`
+      { type: t('Circle', 'round'), trait: t('Area'), line: 4 },
+      { type: t('Circle', 'round'), trait: t('Shape'), line: 5 },
+      { type: t('Square', 'crate', 'geo'), trait: t('Area'), line: 9 },
+      { type: t('Vec'), trait: t('Area'), line: 10 },
+    ]);
+  });
+
+  it('bumped its version, so cached extractions without implementations are redone', () => {
+    expect(rustLanguage.version).toBe('2');
   });
 });
 

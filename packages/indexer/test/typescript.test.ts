@@ -625,8 +625,15 @@ const SHOP_EDGES: Record<string, string[]> = {
     'test/order-service.spec.ts.makeService -> src/services/order-repository.ts.OrderRepository',
     'test/order-service.spec.ts.makeService -> src/services/order-service.ts.OrderService.constructor',
   ],
+  // The spec's `describe`/`it` callbacks call from the file: its targets in first-call order are
+  // makeService's two, then `service.place` and `new UserRecord`.
   co_tested_with: [
+    'src/services/order-repository.ts.OrderRepository -> src/models/user.ts.UserRecord.constructor',
     'src/services/order-repository.ts.OrderRepository -> src/services/order-service.ts.OrderService.constructor',
+    'src/services/order-repository.ts.OrderRepository -> src/services/order-service.ts.OrderService.place',
+    'src/services/order-service.ts.OrderService.constructor -> src/models/user.ts.UserRecord.constructor',
+    'src/services/order-service.ts.OrderService.place -> src/models/user.ts.UserRecord.constructor',
+    'src/services/order-service.ts.OrderService.place -> src/services/order-service.ts.OrderService.constructor',
   ],
   decorates: [
     'external:@nestjs/common.Inject -> src/services/order-service.ts.OrderService.clock',
@@ -696,10 +703,15 @@ const SHOP_EDGES: Record<string, string[]> = {
     'test/order-service.spec.ts -> src/services/order-service.ts.OrderService',
   ],
   tested_by: [
+    'src/models/user.ts.UserRecord.constructor -> test/order-service.spec.ts',
     'src/services/order-repository.ts.OrderRepository -> test/order-service.spec.ts.makeService',
     'src/services/order-service.ts.OrderService.constructor -> test/order-service.spec.ts.makeService',
+    'src/services/order-service.ts.OrderService.place -> test/order-service.spec.ts',
   ],
+  // `it(...)` callbacks are not symbols: their calls are the test file's.
   tests: [
+    'test/order-service.spec.ts -> src/models/user.ts.UserRecord.constructor',
+    'test/order-service.spec.ts -> src/services/order-service.ts.OrderService.place',
     'test/order-service.spec.ts.makeService -> src/services/order-repository.ts.OrderRepository',
     'test/order-service.spec.ts.makeService -> src/services/order-service.ts.OrderService.constructor',
   ],

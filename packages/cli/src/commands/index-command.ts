@@ -1,6 +1,7 @@
 import { BUILTIN_LANGUAGES, createLanguageRegistry, indexRepository } from '@knowing/indexer';
 import type { IndexSummary } from '@knowing/indexer';
 import { createSqliteStore } from '@knowing/store-sqlite';
+import { createEngine } from '@knowing/engine';
 import { booleanValue, listValue, stringValue } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { ExitCode, usageError } from '../errors.js';
@@ -70,6 +71,9 @@ async function runIndex(ctx: CommandContext): Promise<ExitCode> {
       onProgress: progress.onProgress,
       ...(ctx.io.signal ? { signal: ctx.io.signal } : {}),
     });
+    // Build the walk's adjacency and communities now (stored as notes for this snapshot), so the
+    // first query neither waits for them nor walks without the community restriction.
+    await createEngine({ store }).warm();
   } finally {
     progress.finish();
     await store.close();

@@ -14,10 +14,9 @@
  * `method`; enum variants are `constant`s; `static`s are `variable`s; `macro_rules!` macros
  * are `function`s; inline `mod m { … }` blocks are `module`s.
  *
- * `impl Trait for T` is recorded as `{ name: Trait, relation: 'implements' }` in the
- * supertypes of T when T is defined in the same file; otherwise as a `type` reference to the
- * trait from the impl's first method (from the enclosing item when it has none) whose
- * `receiverType` is the implementing type.
+ * `impl Trait for T` is an entry of `FileExtraction.implementations` (T and Trait as written,
+ * seen from the file's top level), wherever T is defined: the core emits `implements` T → Trait
+ * and derives overrides and inherits. Impls of std traits and blanket impls are left out.
  *
  * References are written as in the source (`a::b::f()` → `f` qualified `['a', 'b']`,
  * `self.index.add()` → `add` qualified `['self', 'index']`); a receiver that is not a plain
@@ -47,6 +46,7 @@ import type { Node } from 'web-tree-sitter';
 import type { NodeKind } from '@knowing/graph';
 import type {
   FileExtraction,
+  Implementation,
   ImportDecl,
   LanguageModule,
   NameRef,
@@ -86,6 +86,9 @@ const STD_MODULES = new Set([
   'iter', 'hash', 'marker', 'convert', 'env', 'fs', 'path', 'process', 'any', 'borrow', 'cell', 'rc',
   'num', 'ffi', 'os', 'str', 'string', 'vec', 'slice', 'result', 'option', 'net', 'char', 'array',
 ]);
+
+/** Kinds an `impl` can name as its type or trait. */
+const TYPE_DEFINITION_KINDS = new Set<NodeKind>(['struct', 'enum', 'type_alias', 'trait']);
 
 /** Smart pointers a method call sees through (auto-deref). */
 const AUTO_DEREF = new Set(['Box', 'Arc', 'Rc', 'Pin', 'Cow']);
@@ -222,8 +225,9 @@ interface ImplInfo {
   readonly type: NameRef;
   readonly trait: NameRef;
   readonly line: number;
-  readonly from: number;
   readonly scope: readonly string[];
+  /** Inline modules around the impl, below the file's module. */
+  readonly modules: readonly string[];
 }
 
 /** Facts about one function body's walk. */
@@ -260,15 +264,14 @@ class RustExtractor {
     private readonly fileModules: readonly string[],
   ) {}
 
-  run(root: Node, fileIsTest: boolean): Pick<FileExtraction, 'symbols' | 'references' | 'imports'> {
+  run(root: Node, fileIsTest: boolean): Pick<FileExtraction, 'symbols' | 'references' | 'imports'> & { implementations: Implementation[] } {
     for (const item of root.namedChildren) {
       const name = item && item.type !== 'use_declaration' && item.type !== 'impl_item' ? item.childForFieldName('name') : null;
       if (name) this.fileItems.add(this.text(name));
     }
     this.collectFacts(root, undefined, new Map());
     this.items(root, { scope: [], parent: -1, isTest: fileIsTest, modules: [] });
-    this.attachImpls();
-    return { symbols: this.symbols, references: this.references, imports: this.imports };
+    return { symbols: this.symbols, references: this.references, imports: this.imports, implementations: this.implementations() };
   }
 
   // ---------------------------------------------------------------- file facts (pre-pass)
@@ -612,11 +615,10 @@ class RustExtractor {
     if (!type && trait) type = ref(trait.name);
     const body = node.childForFieldName('body');
     if (!type) return;
-    let firstMethod = -1;
     if (body) {
-      firstMethod = this.members(body, { scope: [...ctx.scope, type.name], parent: ctx.parent, isTest: ctx.isTest, modules: ctx.modules }, { type, trait, exported: trait ? true : undefined, typeParams });
+      this.members(body, { scope: [...ctx.scope, type.name], parent: ctx.parent, isTest: ctx.isTest, modules: ctx.modules }, { type, trait, exported: trait ? true : undefined, typeParams });
     }
-    if (trait) this.impls.push({ type, trait, line: node.startPosition.row + 1, from: firstMethod >= 0 ? firstMethod : ctx.parent, scope: ctx.scope });
+    if (trait) this.impls.push({ type, trait, line: node.startPosition.row + 1, scope: ctx.scope, modules: ctx.modules });
   }
 
   /** Members of a trait or impl body; returns the index of the first function, or -1. */
@@ -696,32 +698,45 @@ class RustExtractor {
     this.items(body, { scope: [...ctx.scope, name], parent: index, isTest: draft.isTest, modules: [...ctx.modules, name] });
   }
 
-  /** Fold impls into the supertypes of same-file types, else into a `type` reference. */
-  private attachImpls(): void {
+  /**
+   * `impl Trait for T` blocks as the core's implementations, wherever T is defined. Std traits
+   * (Display, From, Iterator…) are left out: they point outside the repository. A blanket impl
+   * (`impl<T: X> Trait for T`) implements nothing nameable.
+   */
+  private implementations(): Implementation[] {
+    const out: Implementation[] = [];
+    const seen = new Set<string>();
     for (const impl of this.impls) {
-      // Implementations of std traits (Display, From, Iterator…) point outside the repo.
       if (STD_TYPES.has(impl.trait.name) || isStdPath(impl.trait.qualifier)) continue;
-      const target = impl.type.qualifier.length === 0 ? this.findType(impl.type.name, impl.scope) : undefined;
-      if (target) {
-        const supertypes = (target.supertypes ?? []) as SupertypeRef[];
-        if (!supertypes.some((s) => refKey(s) === refKey(impl.trait))) {
-          target.supertypes = [...supertypes, { ...impl.trait, relation: 'implements' }];
-        }
-        continue;
-      }
-      this.references.push({ name: impl.trait.name, qualifier: impl.trait.qualifier, from: impl.from, kind: 'type', receiverType: impl.type, line: impl.line });
+      const type = this.fromFileTop(impl.type, impl.scope, impl.modules);
+      const trait = this.fromFileTop(impl.trait, impl.scope, impl.modules);
+      if (refKey(type) === refKey(trait)) continue;
+      const key = `${refKey(type)}\0${refKey(trait)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ type, trait, line: impl.line });
     }
+    return out;
   }
 
-  private findType(name: string, scope: readonly string[]): Draft | undefined {
-    let fallback: Draft | undefined;
-    for (const symbol of this.symbols) {
-      if (symbol.name !== name) continue;
-      if (symbol.kind !== 'struct' && symbol.kind !== 'enum' && symbol.kind !== 'type_alias' && symbol.kind !== 'trait') continue;
-      if (symbol.scope.length === scope.length && symbol.scope.every((s, i) => s === scope[i])) return symbol;
-      fallback ??= symbol;
+  /**
+   * A name written inside inline modules or a function body, as seen from the file's top
+   * level, where the core resolves implementations: a bare name of a type declared in that
+   * very scope is reached through it (`Y` in `mod m { impl X for Y {} }` → `m::Y`; a visitor
+   * struct declared in `fn f` → `f::Visitor`, `T::f::Visitor` in an `impl T`), and
+   * `self::`/`super::` are relative to the inline module (`super::X` in `mod m` → `X`).
+   */
+  private fromFileTop(name: NameRef, scope: readonly string[], modules: readonly string[]): NameRef {
+    const head = name.qualifier[0];
+    if (modules.length > 0 && (head === 'self' || head === 'super')) {
+      const base = head === 'self' ? modules : modules.slice(0, -1);
+      return { name: name.name, qualifier: [...base, ...name.qualifier.slice(1)] };
     }
-    return fallback;
+    if (name.qualifier.length > 0 || scope.length === 0) return name;
+    const local = this.symbols.some(
+      (symbol) => symbol.name === name.name && TYPE_DEFINITION_KINDS.has(symbol.kind) && symbol.scope.length === scope.length && symbol.scope.every((s, i) => s === scope[i]),
+    );
+    return local ? { name: name.name, qualifier: [...scope] } : name;
   }
 
   // ---------------------------------------------------------------- attributes and docs
@@ -1897,7 +1912,7 @@ function moduleNamespace(path: string): string {
  */
 export const rustLanguage: LanguageModule = {
   id: 'rust',
-  version: '1',
+  version: '2',
   extensions: ['.rs'],
   grammarFor: () => 'rust',
   isTestFile: isRustTestFile,
@@ -1905,7 +1920,7 @@ export const rustLanguage: LanguageModule = {
   superNames: [],
   extract(root: Node, source: string, path: string): FileExtraction {
     const fileIsTest = isRustTestFile(path) || hasInnerCfgTest(root, source);
-    const { symbols, references, imports } = new RustExtractor(source, locate(path).modules).run(root, fileIsTest);
+    const { symbols, references, imports, implementations } = new RustExtractor(source, locate(path).modules).run(root, fileIsTest);
     return {
       path,
       language: 'rust',
@@ -1914,6 +1929,7 @@ export const rustLanguage: LanguageModule = {
       imports,
       namespace: moduleNamespace(path),
       syntaxErrors: countSyntaxErrors(root),
+      ...(implementations.length > 0 ? { implementations } : {}),
     };
   },
   resolveImport: resolveRustImport,

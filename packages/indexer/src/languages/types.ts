@@ -133,6 +133,23 @@ export interface ImportDecl {
   readonly line: number;
 }
 
+/**
+ * An implementation of a trait/interface declared apart from the type (Rust `impl Trait for T`),
+ * possibly in another file than T. Both names are seen from the file's top level: as written,
+ * or qualified by the path of the file's own items that enclose a local declaration (`m::Y`
+ * for `Y` of inline module `m`, `f::V` for `V` declared in the body of `f`). The core resolves
+ * them (that path in the file first, then as a type name) and emits `implements` T → Trait,
+ * and treats Trait as a supertype of T for member lookup and the derived overrides / inherits.
+ */
+export interface Implementation {
+  /** The implementing type as written (`MemStore`, `crate::store::MemStore`). */
+  readonly type: NameRef;
+  /** The implemented trait as written. */
+  readonly trait: NameRef;
+  /** 1-based line of the declaration. */
+  readonly line: number;
+}
+
 /** Everything the core needs from one file. */
 export interface FileExtraction {
   /** Repo-relative path with `/` separators. */
@@ -150,6 +167,8 @@ export interface FileExtraction {
   readonly namespace: string;
   /** Count of ERROR / MISSING nodes the parser recovered from. */
   readonly syntaxErrors: number;
+  /** Implementations declared apart from their type (Rust `impl Trait for T`); see {@link Implementation}. */
+  readonly implementations?: readonly Implementation[];
 }
 
 /** Read-only view of the project the core gives to import resolution. */

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '@knowing/engine';
+import { ErrorCode, isKnowingError } from '@knowing/graph';
+import type { RankedSymbol } from '@knowing/graph';
+import { testRanker } from '@knowing/rank/testing';
+import type { SqliteGraphStore } from '@knowing/store-sqlite';
+import { DIRECTORY_BOOST_COMPONENT, createDirectoryBoostRanker } from '../src/directory-boost.js';
+import { indexSample } from '../src/project.js';
+import { createWalkOnlyRanker } from '../src/walk-only.js';
+
+// The contract every ranker must meet, on the kit's own candidate sets (which live under src/
+// and tests/, so both the boosted and the untouched branch run).
+testRanker('directory-boost', () => createDirectoryBoostRanker({ directory: 'src' }));
+testRanker('directory-boost with a negative boost', () => createDirectoryBoostRanker({ directory: 'tests', boost: -0.2 }));
+testRanker('walk-only', () => createWalkOnlyRanker());
+
+const TASK = 'send an email to the customer';
+const SHIPPING = 'shop/shipping';
+const inShipping = (s: RankedSymbol): boolean => s.node.file.startsWith(`${SHIPPING}/`);
+const names = (ranked: readonly RankedSymbol[]): string[] => ranked.map((s) => s.node.qualifiedName);
+
+describe('the directory-boost ranker plugged into the engine', () => {
+  let sample: { store: SqliteGraphStore; close(): Promise<void> };
+  let byDefault: readonly RankedSymbol[];
+  let boosted: readonly RankedSymbol[];
+
+  beforeAll(async () => {
+    sample = await indexSample({ workers: 0 });
+    byDefault = (await createEngine({ store: sample.store }).forTask(TASK, { fresh: true })).ranked;
+    const ranker = createDirectoryBoostRanker({ directory: SHIPPING });
+    boosted = (await createEngine({ store: sample.store, ranker }).forTask(TASK, { fresh: true })).ranked;
+  }, 60_000);
+  afterAll(async () => sample?.close());
+
+  it('changes the order for the same task: shipping emails overtake the shared code', () => {
+    expect(names(boosted)).not.toEqual(names(byDefault));
+    // By default the shared customer and mail code leads; the shipping emails follow.
+    expect(inShipping(byDefault[0]!)).toBe(false);
+    const defaultFirstShipping = byDefault.findIndex(inShipping);
+    expect(defaultFirstShipping).toBeGreaterThan(2);
+    // Boosted, the two shipping emails are the first two answers.
+    expect(names(boosted.slice(0, 2)).sort()).toEqual([
+      'shop/shipping/notifications.py.send_delivery_email',
+      'shop/shipping/notifications.py.send_shipping_email',
+    ]);
+  });
+
+  it('ranks the same candidates and moves only the directory, by exactly the boost', () => {
+    expect(new Set(names(boosted))).toEqual(new Set(names(byDefault)));
+    const before = new Map(byDefault.map((s) => [s.node.id, s.score]));
+    for (const symbol of boosted) {
+      const bonus = inShipping(symbol) ? 0.3 : 0;
+      expect(symbol.score).toBeCloseTo(before.get(symbol.node.id)! + bonus, 9);
+      expect(symbol.components[DIRECTORY_BOOST_COMPONENT]).toBe(bonus);
+    }
+    // Inside each group the default order is kept.
+    expect(names(boosted.filter(inShipping))).toEqual(names(byDefault.filter(inShipping)));
+    expect(names(boosted.filter((s) => !inShipping(s)))).toEqual(names(byDefault.filter((s) => !inShipping(s))));
+  });
+
+  it('keeps every score the sum of its components', () => {
+    for (const symbol of boosted) {
+      const sum = Object.values(symbol.components).reduce((a, b) => a + b, 0);
+      expect(sum).toBeCloseTo(symbol.score, 9);
+    }
+  });
+
+  it('shows the bonus when the engine explains a symbol', async () => {
+    const engine = createEngine({ store: sample.store, ranker: createDirectoryBoostRanker({ directory: SHIPPING }) });
+    const why = await engine.explainSymbol(TASK, 'send_shipping_email');
+    expect(why.rank).toBeLessThanOrEqual(2);
+    expect(why.components[DIRECTORY_BOOST_COMPONENT]).toBe(0.3);
+  });
+
+  it('orders by walk score alone with the walk-only ranker', async () => {
+    const { ranked, trace } = await createEngine({ store: sample.store, ranker: createWalkOnlyRanker() }).forTask(TASK, { fresh: true, trace: true });
+    expect(ranked.map((s) => s.score)).toEqual(ranked.map((s) => s.rwr));
+    expect(ranked.map((s) => s.rwr)).toEqual([...ranked.map((s) => s.rwr)].sort((a, b) => b - a));
+    // Same candidates as the default ranker, in another order.
+    expect(new Set(names(ranked))).toEqual(new Set(names(byDefault)));
+    expect(names(ranked)).not.toEqual(names(byDefault));
+    expect(trace!.ranked).toEqual(ranked);
+  });
+
+  it('is checked at the engine boundary: a ranker returning NaN is refused, by name', async () => {
+    const engine = createEngine({
+      store: sample.store,
+      ranker: {
+        name: 'broken-scores',
+        rank: (inputs) => inputs.map((i) => ({ node: i.node, score: Number.NaN, rwr: i.rwr, distance: i.distance, components: {} })),
+      },
+    });
+    const error = await engine.forTask(TASK, { fresh: true }).catch((e: unknown) => e);
+    expect(isKnowingError(error, ErrorCode.PluginInvalid)).toBe(true);
+    expect((error as Error).message).toContain('broken-scores');
+  });
+});
