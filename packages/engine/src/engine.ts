@@ -6,6 +6,7 @@ import { allKeywords, isVocabWorthy } from '@knowing/keywords';
 import { createDefaultRanker, createImplicitFeedback, createSessionTracker, wrapRanker } from '@knowing/rank';
 import type { CheckedRanker, RankInput, SessionTracker, ImplicitFeedback } from '@knowing/rank';
 import { normalizeTask, packSymbols } from '@knowing/pack';
+import { createWalkCache } from '@knowing/walk';
 import type { PackFormat } from '@knowing/pack';
 import { resolveEngineOptions } from './options.js';
 import type { EngineOptions } from './options.js';
@@ -21,7 +22,7 @@ import { GraphStateCache } from './graph-state.js';
 import type { GraphState } from './graph-state.js';
 import { createEquivalenceStage } from './equivalence-stage.js';
 import { bestIncoming, edgesAmongIds, runTask, walkFromSeeds } from './pipeline.js';
-import type { PipelineContext } from './pipeline.js';
+import type { CachedWalk, PipelineContext } from './pipeline.js';
 import { explainRun } from './explain.js';
 import { findTests } from './test-scope.js';
 
@@ -74,7 +75,9 @@ export function createEngine(config: CreateEngineOptions): Engine {
     return tracker;
   };
 
-  const context = (session: string | undefined): PipelineContext => ({
+  const walkCache = createWalkCache<CachedWalk>({ capacity: options.cacheCapacity });
+  const context = (session: string | undefined, reuseWalks = true): PipelineContext => ({
+    ...(reuseWalks && options.cache ? { walkCache } : {}),
     store,
     options,
     ranker,
@@ -174,7 +177,7 @@ export function createEngine(config: CreateEngineOptions): Engine {
       const hit = await cached(key, state.snapshotId);
       if (hit) return { pack: hit.pack, ranked: hit.ranked, cached: true, snapshotId: state.snapshotId };
     }
-    const run = await runTask(context(q.session), state, task);
+    const run = await runTask(context(q.session, !q.trace && !q.fresh), state, task);
     const packed = pack(run.ranked, state, task, budget, format);
     if (useCache) await store_(key, state.snapshotId, { pack: packed, ranked: run.ranked });
     learnAfter(q.session, packed.symbols, allKeywords(run.trace.keywords), run.keywordCluster);
@@ -265,7 +268,7 @@ export function createEngine(config: CreateEngineOptions): Engine {
     requireText(task, 'task');
     requireText(symbol, 'symbol');
     const state = await graph.get();
-    const run = await runTask(context(q.session), state, task);
+    const run = await runTask(context(q.session, false), state, task);
     const packed = pack(run.ranked, state, task, q.budget ?? options.pack.budget, formatOf(q));
     return explainRun({ store, state, task, query: symbol, run, pack: packed });
   }
@@ -295,6 +298,7 @@ export function createEngine(config: CreateEngineOptions): Engine {
     },
     clearCaches() {
       memory.clear();
+      walkCache.clear();
       graph.clear();
     },
     classes: registry,

@@ -10,6 +10,8 @@ export interface GraphState {
   readonly transitions: WalkTransitions;
   /** Louvain communities, when stored or cheap enough to compute. */
   readonly communities: Communities | undefined;
+  /** Merkle root of each package (directory) at this snapshot, for walk-cache keys. */
+  readonly packageRoots: ReadonlyMap<string, string>;
 }
 
 const COMMUNITY_NOTE = 'communities';
@@ -59,7 +61,8 @@ export class GraphStateCache {
       communities = detectCommunities(adjacency, { transitions });
       if (snapshotId) await this.store.putNote(COMMUNITY_NOTE, COMMUNITY_NOTE, serializeCommunities(communities), snapshotId);
     }
-    return { snapshotId, adjacency, transitions, communities };
+    const packageRoots = reused?.packageRoots ?? (await this.store.packageRoots());
+    return { snapshotId, adjacency, transitions, communities, packageRoots };
   }
 
   private async readCommunities(adjacency: Adjacency, snapshotId: string | null): Promise<Communities | undefined> {

@@ -1,10 +1,11 @@
 import type { Adjacency, GraphEdge, GraphNode, GraphStore, NodeId, RankedSymbol } from '@knowing/graph';
-import { PROVENANCES } from '@knowing/graph';
+import { PROVENANCES, packageOf } from '@knowing/graph';
 import { extractKeywordSet, extractPathTerms, keywordClusterId, primaryKeywords, allKeywords } from '@knowing/keywords';
 import type { KeywordSet } from '@knowing/keywords';
 import { DEFAULT_TEST_TASK_WORDS, isTestTask } from '@knowing/rank';
 import type { CheckedRanker, RankInput, SessionTracker } from '@knowing/rank';
-import { communityRestriction, hits as computeHits, randomWalkWithRestart, walkCandidates } from '@knowing/walk';
+import { communityRestriction, hits as computeHits, randomWalkWithRestart, walkCacheKey, walkCandidates } from '@knowing/walk';
+import type { WalkCache } from '@knowing/walk';
 import type { EngineOptions } from './options.js';
 import type { ChannelHit, ChannelName, PipelineTrace, Seed, VectorChannel } from './types.js';
 import type { GraphState } from './graph-state.js';
@@ -25,6 +26,8 @@ export interface PipelineContext {
   readonly vector: VectorChannel | undefined;
   readonly now: number;
   readonly session: SessionTracker | undefined;
+  /** Reuses walks across queries; left out when every stage must be recomputed (explain). */
+  readonly walkCache?: WalkCache<CachedWalk>;
 }
 
 /** The ranked result of a task with everything that led to it. */
@@ -79,7 +82,7 @@ export async function runTask(ctx: PipelineContext, state: GraphState, task: str
   timings.seeds = lap();
 
   lap = timer();
-  const walked = walkFromSeeds(state, seeds, options);
+  const walked = walkFromSeeds(state, seeds, options, options.walk.minScore, ctx.walkCache);
   timings.walk = lap();
 
   lap = timer();
@@ -133,12 +136,61 @@ export interface WalkOutcome {
   readonly candidates: readonly { index: number; id: NodeId; score: number; hops: number }[];
 }
 
-/** Run the walk from weighted seeds, restricted to the seeds' community when they share one. */
+/** A walk result remembered across queries, with the adjacency it was computed on. */
+export interface CachedWalk {
+  readonly adjacency: Adjacency;
+  readonly outcome: WalkOutcome;
+}
+
+/**
+ * Run the walk from weighted seeds, restricted to the seeds' community when they share one.
+ * With a cache, a walk from the same weighted seeds is reused while the Merkle roots of the
+ * seeds' packages are unchanged (the key ignores the rest of the graph, as a cache keyed on the
+ * whole snapshot would miss after every edit); a result computed on an older adjacency is
+ * re-indexed by node id and keeps only the candidates.
+ */
 export function walkFromSeeds(
   state: GraphState,
   seeds: readonly { readonly node: GraphNode; readonly weight: number }[],
   options: EngineOptions,
   minScore = options.walk.minScore,
+  cache?: WalkCache<CachedWalk>,
+): WalkOutcome {
+  if (!cache) return computeWalk(state, seeds, options, minScore);
+  const roots = [...new Set(seeds.map((s) => packageOf(s.node.file)))].map((p) => `${p}\0${state.packageRoots.get(p) ?? ''}`);
+  const key = walkCacheKey({
+    seeds: seeds.map((s) => s.node.id),
+    weights: seeds.map((s) => s.weight),
+    alpha: options.walk.alpha,
+    packageRoots: roots,
+    variant: JSON.stringify([options.walk, minScore]),
+  });
+  const hit = cache.get(key);
+  if (hit) return hit.adjacency === state.adjacency ? hit.outcome : reindex(hit.outcome, state.adjacency);
+  const outcome = computeWalk(state, seeds, options, minScore);
+  cache.set(key, { adjacency: state.adjacency, outcome });
+  return outcome;
+}
+
+function reindex(outcome: WalkOutcome, adjacency: Adjacency): WalkOutcome {
+  const scores = new Float64Array(adjacency.nodeCount);
+  const hops = new Int32Array(adjacency.nodeCount).fill(-1);
+  const candidates: { index: number; id: NodeId; score: number; hops: number }[] = [];
+  for (const c of outcome.candidates) {
+    const index = adjacency.indexOf(c.id);
+    if (index < 0) continue;
+    scores[index] = c.score;
+    hops[index] = c.hops;
+    candidates.push({ ...c, index });
+  }
+  return { scores, hops, byId: new Map(candidates.map((c) => [c.id, { score: c.score, hops: c.hops }])), candidates };
+}
+
+function computeWalk(
+  state: GraphState,
+  seeds: readonly { readonly node: GraphNode; readonly weight: number }[],
+  options: EngineOptions,
+  minScore: number,
 ): WalkOutcome {
   const { adjacency } = state;
   const seedIndices = seeds.map((s) => adjacency.indexOf(s.node.id)).filter((i) => i >= 0);
