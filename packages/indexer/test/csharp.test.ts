@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Parser } from 'web-tree-sitter';
 import { csharpLanguage } from '../src/languages/csharp.js';
-import type { FileExtraction, NameRef, ProjectLayout, Reference, SymbolDef } from '../src/languages/types.js';
+import type { FileExtraction, ProjectLayout } from '../src/languages/types.js';
 import { createParser, withTree } from '../src/parser.js';
+import { referenceRow, symbolRow } from './helpers/extraction.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/csharp/', import.meta.url));
 const SERVICE = 'src/Acme.Billing/InvoiceService.cs';
@@ -20,23 +21,6 @@ beforeAll(async () => {
 function extract(path: string): FileExtraction {
   const source = readFileSync(FIXTURES + path, 'utf8');
   return withTree(parser, source, (tree) => csharpLanguage.extract(tree.rootNode, source, path));
-}
-
-const dotted = (ref: NameRef) => [...ref.qualifier, ref.name].join('.');
-
-function symbolRow(s: SymbolDef): string {
-  return (
-    `${s.kind} ${[...s.scope, s.name].join('.')} ${s.startLine}-${s.endLine}${s.exported ? ' exported' : ''}${s.isTest ? ' test' : ''} ^${s.parent}` +
-    (s.supertypes ? ' ' + s.supertypes.map((t) => `${t.relation}:${dotted(t)}`).join(' ') : '') +
-    (s.decorators ? ' ' + s.decorators.map((d) => '@' + dotted(d)).join(' ') : '') +
-    (s.typeHints ? ' hints:' + s.typeHints.map(dotted).join(',') : '') +
-    (s.valueType ? ' value:' + dotted(s.valueType) : '') +
-    (s.overrides ? ' overrides' : '')
-  );
-}
-
-function referenceRow(r: Reference): string {
-  return `${r.from} ${r.kind} ${dotted(r)}${r.receiverType ? ' : ' + dotted(r.receiverType) : ''} @${r.line}`;
 }
 
 const ALL_FILES = [SERVICE, VALIDATION, CONTRACTS, TESTS];

@@ -2,84 +2,17 @@
  * End-to-end graphs of the Go and Rust fixtures: extraction by goLanguage / rustLanguage,
  * resolution and derived passes by the core, stored in the in-memory store.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GraphEdge, GraphNode } from '@knowing/graph';
-import { derive } from '../src/derive.js';
-import { discoverFiles } from '../src/discover.js';
-import { indexRepository } from '../src/index.js';
 import { goLanguage } from '../src/languages/go.js';
-import { BUILTIN_LANGUAGES } from '../src/languages/registry.js';
 import { rustLanguage } from '../src/languages/rust.js';
-import type { LanguageModule } from '../src/languages/types.js';
-import { createParser, withTree } from '../src/parser.js';
-import { Project, externalNode } from '../src/resolve.js';
-import type { OwnerOutput, ProjectFile, TestTargets } from '../src/resolve.js';
-import { edgesOfType, graphText } from './helpers/graph-text.js';
+import { fixtureGraph } from './helpers/fixture-graph.js';
+import { edgesOfType } from './helpers/graph-text.js';
 import type { GraphText } from './helpers/graph-text.js';
-import { createMemoryStore } from './helpers/memory-store.js';
-import type { MemoryStore } from './helpers/memory-store.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
-const REPO = 'fixture';
-
-/**
- * Index `root` with one language module. Through `indexRepository` once the registry lists
- * the module; until then through the same stages in-process (discover, extract, resolve,
- * derive, one write batch), so the expected graph is the same either way.
- */
-async function indexFixture(root: string, module: LanguageModule, store: MemoryStore): Promise<void> {
-  if (BUILTIN_LANGUAGES.includes(module)) {
-    await indexRepository({ root, store, repoId: REPO, workers: 0, languages: [module.id] });
-    return;
-  }
-  const discovery = await discoverFiles({ root, accept: (file) => module.extensions.some((ext) => file.endsWith(ext)) });
-  const files: ProjectFile[] = [];
-  for (const file of discovery.files) {
-    const source = await readFile(file.absolutePath, 'utf8');
-    const parser = await createParser(module.grammarFor(file.path));
-    const extraction = withTree(parser, source, (tree) => module.extract(tree.rootNode, source, file.path));
-    files.push({ path: file.path, extraction, language: module });
-  }
-  const goMod = await readFile(path.join(root, 'go.mod'), 'utf8').catch(() => '');
-  const goModulePath = /^\s*module\s+(\S+)/m.exec(goMod)?.[1];
-  const project = new Project(REPO, files, { allPaths: discovery.files.map((f) => f.path), ...(goModulePath ? { goModulePath } : {}) });
-  const testTargets: TestTargets = new Map();
-  const externals = new Map<string, GraphNode>();
-  const collect = (output: OwnerOutput): void => {
-    for (const name of output.externals) if (!externals.has(name)) externals.set(name, externalNode(REPO, name));
-  };
-  const writes = project.units.map((unit) => {
-    const output = project.edgesOf(unit, testTargets);
-    collect(output);
-    const file = discovery.files.find((f) => f.path === unit.path)!;
-    return {
-      file: { path: unit.path, language: module.id, contentHash: file.contentHash, sizeBytes: file.sizeBytes, indexedAt: 0, syntaxErrors: unit.ext.syntaxErrors },
-      nodes: project.nodesOf(unit),
-      edges: output.edges,
-    };
-  });
-  const derived = derive(project, testTargets);
-  for (const output of derived.values()) collect(output);
-  await store.applyBatch({
-    files: writes,
-    ownedEdges: [...derived].map(([owner, output]) => ({ owner, edges: output.edges })),
-    externalNodes: [...externals.values()],
-    repo: { id: REPO, root, commit: null, indexedAt: 0 },
-  });
-}
-
-async function fixtureGraph(root: string, module: LanguageModule): Promise<{ text: GraphText; nodes: GraphNode[]; edges: GraphEdge[] }> {
-  const store = createMemoryStore();
-  await indexFixture(root, module, store);
-  const nodes: GraphNode[] = [];
-  for await (const node of store.allNodes()) nodes.push(node);
-  const edges: GraphEdge[] = [];
-  for await (const edge of store.allEdges()) edges.push(edge);
-  return { text: await graphText(store), nodes, edges };
-}
 
 // Reviewed by hand: every node and every edge except contains/member_of, which are checked by rule.
 const GO_NODES = [

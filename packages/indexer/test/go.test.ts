@@ -1,33 +1,20 @@
-import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { goLanguage } from '../src/languages/go.js';
-import type { FileExtraction, ImportDecl, NameRef, ProjectLayout, Reference, ReferenceKind, SymbolDef } from '../src/languages/types.js';
-import { createParser, withTree } from '../src/parser.js';
+import type { FileExtraction, ImportDecl, ProjectLayout } from '../src/languages/types.js';
+import { def, extractFile, sourceFiles, t, testDef, use } from './helpers/extraction.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'go');
 const MODULE = 'example.com/shop';
 
-async function extract(relative: string): Promise<FileExtraction> {
-  const source = await readFile(path.join(root, relative), 'utf8');
-  const parser = await createParser(goLanguage.grammarFor(relative));
-  return withTree(parser, source, (tree) => goLanguage.extract(tree.rootNode, source, relative));
-}
-
-async function listFiles(dir: string, prefix = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...(await listFiles(path.join(dir, entry.name), relative)));
-    else if (entry.name.endsWith('.go')) out.push(relative);
-  }
-  return out.sort();
+function extract(relative: string): Promise<FileExtraction> {
+  return extractFile(goLanguage, root, relative);
 }
 
 /** The fixture as the core would present it: Go files, go.mod's module path, Go namespaces. */
 async function fixtureLayout(goModulePath = MODULE): Promise<ProjectLayout> {
-  const files = await listFiles(root);
+  const files = await sourceFiles(root, '.go');
   const dirOf = (file: string): string => (file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '');
   return {
     hasFile: (file) => files.includes(file),
@@ -35,22 +22,6 @@ async function fixtureLayout(goModulePath = MODULE): Promise<ProjectLayout> {
     goModulePath,
     filesInNamespace: (namespace) => files.filter((file) => (dirOf(file) ? `${goModulePath}/${dirOf(file)}` : goModulePath) === namespace),
   };
-}
-
-/** A symbol with the defaults most rows share: top level, exported, no doc, not a test. */
-function def(symbol: Partial<SymbolDef> & Pick<SymbolDef, 'name' | 'kind' | 'startLine' | 'endLine' | 'signature'>): SymbolDef {
-  return { scope: [], doc: '', isTest: false, parent: -1, exported: true, ...symbol };
-}
-
-/** A test-file symbol. */
-function testDef(symbol: Partial<SymbolDef> & Pick<SymbolDef, 'name' | 'kind' | 'startLine' | 'endLine' | 'signature'>): SymbolDef {
-  return def({ isTest: true, ...symbol });
-}
-
-const t = (name: string, ...qualifier: string[]): NameRef => ({ name, qualifier });
-
-function use(kind: ReferenceKind, target: NameRef, from: number, line: number, receiverType?: NameRef): Reference {
-  return receiverType ? { ...target, from, kind, receiverType, line } : { ...target, from, kind, line };
 }
 
 const imp = (source: string, moduleAlias?: string): ImportDecl => ({ source, names: [], ...(moduleAlias ? { moduleAlias } : {}), line: 1 });

@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Parser } from 'web-tree-sitter';
 import { javaLanguage } from '../src/languages/java.js';
-import type { FileExtraction, NameRef, ProjectLayout, Reference, SymbolDef } from '../src/languages/types.js';
+import type { FileExtraction, ProjectLayout } from '../src/languages/types.js';
 import { createParser, withTree } from '../src/parser.js';
+import { referenceRow, symbolRow } from './helpers/extraction.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/java/', import.meta.url));
 const MAIN = 'src/main/java/com/acme/shop/';
@@ -18,24 +19,6 @@ beforeAll(async () => {
 function extract(path: string): FileExtraction {
   const source = readFileSync(FIXTURES + path, 'utf8');
   return withTree(parser, source, (tree) => javaLanguage.extract(tree.rootNode, source, path));
-}
-
-const dotted = (ref: NameRef) => [...ref.qualifier, ref.name].join('.');
-
-/** Every structural field of a symbol on one line (signature and doc are checked apart). */
-function symbolRow(s: SymbolDef): string {
-  return (
-    `${s.kind} ${[...s.scope, s.name].join('.')} ${s.startLine}-${s.endLine}${s.exported ? ' exported' : ''}${s.isTest ? ' test' : ''} ^${s.parent}` +
-    (s.supertypes ? ' ' + s.supertypes.map((t) => `${t.relation}:${dotted(t)}`).join(' ') : '') +
-    (s.decorators ? ' ' + s.decorators.map((d) => '@' + dotted(d)).join(' ') : '') +
-    (s.typeHints ? ' hints:' + s.typeHints.map(dotted).join(',') : '') +
-    (s.valueType ? ' value:' + dotted(s.valueType) : '') +
-    (s.overrides ? ' overrides' : '')
-  );
-}
-
-function referenceRow(r: Reference): string {
-  return `${r.from} ${r.kind} ${dotted(r)}${r.receiverType ? ' : ' + dotted(r.receiverType) : ''} @${r.line}`;
 }
 
 /** A layout over the whole fixture tree, with namespaces taken from real extractions. */

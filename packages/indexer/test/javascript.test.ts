@@ -7,107 +7,29 @@
  * [extends X] …`, references `from kind qualifier.name @line [: receiverType]`, imports
  * `line import|export source {imported as local} [* as alias]`.
  */
-import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { GraphEdge, GraphNode } from '@knowing/graph';
-import { derive } from '../src/derive.js';
+import type { GraphEdge } from '@knowing/graph';
 import { indexRepository } from '../src/index.js';
 import { javascriptLanguage } from '../src/languages/javascript.js';
 import { createLanguageRegistry } from '../src/languages/registry.js';
-import type { FileExtraction, ImportDecl, NameRef, ProjectLayout } from '../src/languages/types.js';
-import { createParser, withTree } from '../src/parser.js';
-import { externalNode, Project } from '../src/resolve.js';
+import type { FileExtraction, ImportDecl, ProjectLayout } from '../src/languages/types.js';
 import { edgesOfType, graphText } from './helpers/graph-text.js';
 import { createMemoryStore } from './helpers/memory-store.js';
+import { buildGraph as buildScriptGraph, edgesOf, extractFile, listFiles, render } from './helpers/script-fixture.js';
+import type { Graph, Rendered } from './helpers/script-fixture.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'javascript');
 const legacy = path.join(fixtures, 'legacy');
 
-async function extract(relative: string, root = legacy): Promise<FileExtraction> {
-  const source = await readFile(path.join(root, relative), 'utf8');
-  const parser = await createParser(javascriptLanguage.grammarFor(relative));
-  return withTree(parser, source, (tree) => javascriptLanguage.extract(tree.rootNode, source, relative));
-}
-
-async function listFiles(root: string, directory = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(path.join(root, directory), { withFileTypes: true })) {
-    const relative = directory ? `${directory}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...(await listFiles(root, relative)));
-    else out.push(relative);
-  }
-  return out.sort();
-}
-
-const refText = (ref: NameRef): string => [...ref.qualifier, ref.name].join('.');
-
-interface Rendered {
-  readonly symbols: string[];
-  readonly references: string[];
-  readonly imports: string[];
-}
-
-function render(extraction: FileExtraction): Rendered {
-  const symbols = extraction.symbols;
-  const qualified = (index: number): string => (index < 0 ? '<file>' : [...symbols[index]!.scope, symbols[index]!.name].join('.'));
-  return {
-    symbols: symbols.map((s, index) => {
-      let line = `${s.kind} ${qualified(index)} ${s.startLine}-${s.endLine}`;
-      if (s.exported) line += ' exported';
-      if (s.isTest) line += ' test';
-      if (s.parent >= 0) line += ` in ${qualified(s.parent)}`;
-      for (const supertype of s.supertypes ?? []) line += ` ${supertype.relation} ${refText(supertype)}`;
-      for (const decorator of s.decorators ?? []) line += ` @${refText(decorator)}`;
-      if (s.typeHints) line += ` hints ${s.typeHints.map(refText).join(',')}`;
-      if (s.valueType) line += ` : ${refText(s.valueType)}`;
-      if (s.overrides) line += ' override';
-      return line;
-    }),
-    references: extraction.references.map(
-      (r) => `${qualified(r.from)} ${r.kind} ${refText(r)} @${r.line}${r.receiverType ? ` : ${refText(r.receiverType)}` : ''}`,
-    ),
-    imports: extraction.imports.map((decl) => {
-      let line = `${decl.line} ${decl.reexport ? 'export' : 'import'} ${decl.source}`;
-      if (decl.names.length > 0) line += ` {${decl.names.map((n) => (n.imported === n.local ? n.local : `${n.imported} as ${n.local}`)).join(', ')}}`;
-      if (decl.moduleAlias !== undefined) line += ` * as ${decl.moduleAlias}`;
-      return line;
-    }),
-  };
+function extract(relative: string, root = legacy): Promise<FileExtraction> {
+  return extractFile(javascriptLanguage, root, relative);
 }
 
 /** The graph `indexRepository` writes, assembled from the same parts: extraction, the core's resolver, its derived passes. */
-async function buildGraph(root: string): Promise<{ nodes: GraphNode[]; edges: GraphEdge[]; nodeLines: string[]; edgeLines: string[] }> {
-  const files = [];
-  for (const file of await listFiles(root)) files.push({ path: file, language: javascriptLanguage, extraction: await extract(file, root) });
-  const project = new Project('fixture', files);
-  const nodes = new Map<string, GraphNode>();
-  const edges: GraphEdge[] = [];
-  const testTargets = new Map();
-  const collect = (output: { edges: GraphEdge[]; externals: Set<string> }): void => {
-    edges.push(...output.edges);
-    for (const name of output.externals) {
-      const node = externalNode('fixture', name);
-      nodes.set(node.id, node);
-    }
-  };
-  for (const unit of project.units) {
-    for (const node of project.nodesOf(unit)) nodes.set(node.id, node);
-    collect(project.edgesOf(unit, testTargets));
-  }
-  for (const output of derive(project, testTargets).values()) collect(output);
-  const name = (id: string): string => nodes.get(id)?.qualifiedName ?? id;
-  return {
-    nodes: [...nodes.values()],
-    edges,
-    nodeLines: [...nodes.values()].map((node) => `${node.kind} ${node.qualifiedName}`).sort(),
-    edgeLines: edges.map((edge) => `${edge.type} ${name(edge.source)} -> ${name(edge.target)}`).sort(),
-  };
-}
-
-function edgesOf(graph: { edgeLines: string[] }, type: string): string[] {
-  return graph.edgeLines.filter((line) => line.startsWith(`${type} `)).map((line) => line.slice(type.length + 1));
+function buildGraph(root: string): Promise<Graph> {
+  return buildScriptGraph(root, () => javascriptLanguage);
 }
 
 // ---------------------------------------------------------------------------------------------

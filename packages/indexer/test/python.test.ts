@@ -7,7 +7,8 @@ import { indexRepository } from '../src/index.js';
 import { pythonLanguage } from '../src/languages/python.js';
 import type { FileExtraction, ImportDecl, ProjectLayout, SymbolDef } from '../src/languages/types.js';
 import { createParser, withTree } from '../src/parser.js';
-import { edgesOfType, graphText } from './helpers/graph-text.js';
+import { readGraph } from './helpers/fixture-graph.js';
+import { edgesOfType } from './helpers/graph-text.js';
 import type { GraphText } from './helpers/graph-text.js';
 import { createMemoryStore } from './helpers/memory-store.js';
 import { SHOP_EDGES, SHOP_NODES } from './python-shop.expected.js';
@@ -194,11 +195,7 @@ describe('python fixture graph', () => {
   beforeAll(async () => {
     const store = createMemoryStore();
     await indexRepository({ root: shop, store, repoId: 'fixture', workers: 0 });
-    text = await graphText(store);
-    nodes = [];
-    for await (const node of store.allNodes()) nodes.push(node);
-    edges = [];
-    for await (const edge of store.allEdges()) edges.push(edge);
+    ({ text, nodes, edges } = await readGraph(store));
   });
 
   it('has exactly the expected nodes', () => {

@@ -1,33 +1,21 @@
-import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { rustLanguage } from '../src/languages/rust.js';
-import type { FileExtraction, ImportDecl, NameRef, ProjectLayout, Reference, ReferenceKind, SymbolDef } from '../src/languages/types.js';
+import type { FileExtraction, ImportDecl, ProjectLayout } from '../src/languages/types.js';
 import { createParser, withTree } from '../src/parser.js';
+import { def, extractFile, sourceFiles, t, testDef, use } from './helpers/extraction.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'rust');
 const CRATE = 'crates/inventory';
 
-async function extract(relative: string): Promise<FileExtraction> {
-  const source = await readFile(path.join(root, relative), 'utf8');
-  const parser = await createParser(rustLanguage.grammarFor(relative));
-  return withTree(parser, source, (tree) => rustLanguage.extract(tree.rootNode, source, relative));
-}
-
-async function listFiles(dir: string, prefix = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...(await listFiles(path.join(dir, entry.name), relative)));
-    else if (entry.name.endsWith('.rs')) out.push(relative);
-  }
-  return out.sort();
+function extract(relative: string): Promise<FileExtraction> {
+  return extractFile(rustLanguage, root, relative);
 }
 
 /** The fixture as the core would present it: its Rust files. */
 async function fixtureLayout(): Promise<ProjectLayout> {
-  const files = await listFiles(root);
+  const files = await sourceFiles(root, '.rs');
   const dirOf = (file: string): string => (file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '');
   return {
     hasFile: (file) => files.includes(file),
@@ -35,22 +23,6 @@ async function fixtureLayout(): Promise<ProjectLayout> {
     goModulePath: undefined,
     filesInNamespace: () => [],
   };
-}
-
-/** A symbol with the defaults most rows share: top level, exported, no doc, not a test. */
-function def(symbol: Partial<SymbolDef> & Pick<SymbolDef, 'name' | 'kind' | 'startLine' | 'endLine' | 'signature'>): SymbolDef {
-  return { scope: [], doc: '', isTest: false, parent: -1, exported: true, ...symbol };
-}
-
-/** A test-file symbol. */
-function testDef(symbol: Partial<SymbolDef> & Pick<SymbolDef, 'name' | 'kind' | 'startLine' | 'endLine' | 'signature'>): SymbolDef {
-  return def({ isTest: true, ...symbol });
-}
-
-const t = (name: string, ...qualifier: string[]): NameRef => ({ name, qualifier });
-
-function use(kind: ReferenceKind, target: NameRef, from: number, line: number, receiverType?: NameRef): Reference {
-  return receiverType ? { ...target, from, kind, receiverType, line } : { ...target, from, kind, line };
 }
 
 const imp = (source: string, ...names: string[]): ImportDecl => ({ source, names: names.map((name) => ({ imported: name, local: name })), line: 1 });

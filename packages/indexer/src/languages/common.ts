@@ -2,6 +2,8 @@
  * Small helpers every language module needs. Modules may import them; none is required.
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
+import type { NodeKind } from '@knowing/graph';
+import type { NameRef, SupertypeRef, SymbolDef } from './types.js';
 
 /** Longest signature kept, in characters. */
 export const MAX_SIGNATURE_CHARS = 200;
@@ -74,4 +76,44 @@ export function cleanDoc(text: string): string {
   while (out.length > 0 && out[0] === '') out.shift();
   while (out.length > 0 && out[out.length - 1] === '') out.pop();
   return truncate(out.join('\n'), MAX_DOC_CHARS);
+}
+
+/** `T` with its `readonly` modifiers removed, for building records step by step. */
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+/** A {@link SymbolDef} under construction. */
+export type MutableSymbol = Mutable<SymbolDef>;
+
+/** A {@link NameRef}; the qualifier defaults to none. */
+export function ref(name: string, qualifier: readonly string[] = []): NameRef {
+  return { name, qualifier };
+}
+
+/** Whitespace collapsed, cut (without a mark) at {@link MAX_SIGNATURE_CHARS}. */
+export function collapse(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_SIGNATURE_CHARS ? flat.slice(0, MAX_SIGNATURE_CHARS) : flat;
+}
+
+/** A node that is present and named (for `find`/`filter` over nullable child lists). */
+export function isNamedNode(node: SyntaxNode | null): node is SyntaxNode {
+  return node !== null && node.isNamed;
+}
+
+/** A symbol under construction whose lists may still grow (Python and TypeScript/JavaScript). */
+export interface SymbolBuilder {
+  name: string;
+  kind: NodeKind;
+  scope: readonly string[];
+  startLine: number;
+  endLine: number;
+  signature: string;
+  doc: string;
+  isTest: boolean;
+  parent: number;
+  exported: boolean;
+  supertypes?: SupertypeRef[];
+  decorators?: NameRef[];
+  typeHints?: NameRef[];
+  valueType?: NameRef;
+  overrides?: boolean;
 }

@@ -19,7 +19,10 @@
  */
 import type { NodeKind } from '@knowing/graph';
 import type { Node } from 'web-tree-sitter';
-import { countSyntaxErrors, MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, truncate } from './common.js';
+import { countSyntaxErrors, MAX_DOC_CHARS, truncate } from './common.js';
+import type { MutableSymbol } from './common.js';
+import { addDeclaration, addReference, declarationSignature, kids, lineEnd, lookupBinding, memberBindingType, named, pushUnique, refKey } from './extractor-helpers.js';
+import type { DeclarationOptions } from './extractor-helpers.js';
 import type {
   FileExtraction,
   ImportDecl,
@@ -30,11 +33,7 @@ import type {
   ReferenceKind,
   ResolvedImport,
   SupertypeRef,
-  SymbolDef,
 } from './types.js';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-type MutableSymbol = Mutable<SymbolDef>;
 
 /**
  * BCL types that a repository does not define: naming them as type hints, receivers or call
@@ -114,15 +113,6 @@ interface PendingComment {
   readonly endIndex: number;
 }
 
-function named(node: Node): readonly Node[] {
-  // web-tree-sitter types child lists as nullable, but they never hold null.
-  return node.namedChildren as readonly Node[];
-}
-
-function kids(node: Node): readonly Node[] {
-  return node.children as readonly Node[];
-}
-
 function isCSharpTestFile(path: string): boolean {
   const segments = path.split('/');
   const base = segments[segments.length - 1] ?? '';
@@ -132,23 +122,6 @@ function isCSharpTestFile(path: string): boolean {
     if (segment === 'test' || segment === 'tests' || segment.endsWith('.tests') || segment.endsWith('.test') || segment.endsWith('tests')) return true;
   }
   return false;
-}
-
-function refKey(from: number, kind: ReferenceKind, name: string, qualifier: readonly string[], receiverType: NameRef | undefined): string {
-  const receiver = receiverType ? `${receiverType.qualifier.join('.')}:${receiverType.name}` : '';
-  return `${from}|${kind}|${qualifier.join('.')}|${name}|${receiver}`;
-}
-
-/** Union of two optional lists, first-seen order; undefined when both are empty. */
-function mergeRefs<T extends NameRef>(a: readonly T[] | undefined, b: readonly T[] | undefined): T[] | undefined {
-  const out: T[] = [...(a ?? [])];
-  for (const ref of b ?? []) if (!out.some((r) => r.name === ref.name && r.qualifier.join('.') === ref.qualifier.join('.'))) out.push(ref);
-  return out.length > 0 ? out : undefined;
-}
-
-function pushUnique(list: NameRef[], ref: NameRef): void {
-  const same = (r: NameRef) => r.name === ref.name && r.qualifier.length === ref.qualifier.length && r.qualifier.every((q, i) => q === ref.qualifier[i]);
-  if (!list.some(same)) list.push(ref);
 }
 
 /** `/// <summary>Charges <see cref="Invoice"/>.</summary>` → `Charges Invoice.` */
@@ -252,11 +225,11 @@ class CSharpFileExtractor {
   private namespaces: string[] = [];
   private readonly seen = new Set<string>();
   /** Symbols by parent, scope, name and kind: overloads merge, so one qualified name stays one symbol. */
-  private readonly symbolKeys = new Map<string, number>();
+  readonly symbolKeys = new Map<string, number>();
   private readonly comments = new Map<number, PendingComment>();
   private readonly fileIsTest: boolean;
-  private from = -1;
-  private scope: string[] = [];
+  from = -1;
+  scope: string[] = [];
   private readonly types: TypeContext[] = [];
   private readonly frames: Map<string, Binding>[] = [];
   private readonly typeParams: Set<string>[] = [];
@@ -1197,20 +1170,11 @@ class CSharpFileExtractor {
   }
 
   private lookup(name: string): Binding | undefined {
-    for (let i = this.frames.length - 1; i >= 0; i--) {
-      const binding = this.frames[i]?.get(name);
-      if (binding) return binding;
-    }
-    return undefined;
+    return lookupBinding(this.frames, name);
   }
 
   private memberTypeOfThis(member: string | undefined): NameRef | undefined {
-    if (member === undefined) return undefined;
-    for (let i = this.frames.length - 1; i >= 0; i--) {
-      const binding = this.frames[i]?.get(member);
-      if (binding?.owner) return binding.type;
-    }
-    return undefined;
+    return memberBindingType(this.frames, member);
   }
 
   private currentTypeRef(): NameRef | undefined {
@@ -1228,84 +1192,24 @@ class CSharpFileExtractor {
   // ---- output ---------------------------------------------------------------------------
 
   private addRef(kind: ReferenceKind, name: string, qualifier: readonly string[], receiverType: NameRef | undefined, at: Node): void {
-    if (!name) return;
-    const key = refKey(this.from, kind, name, qualifier, receiverType);
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    const ref: Mutable<Reference> = { from: this.from, kind, name, qualifier, line: at.startPosition.row + 1 };
-    if (receiverType) ref.receiverType = receiverType;
-    this.references.push(ref);
+    addReference(this.references, this.seen, refKey(this.from, kind, name, qualifier, receiverType), this.from, kind, name, qualifier, receiverType, at);
   }
 
-  private addSymbol(
-    node: Node,
-    name: string,
-    kind: NodeKind,
-    options: {
-      exported: boolean;
-      isTest: boolean;
-      /** Record components share their record's line: the doc above it is the record's. */
-      noDoc?: boolean;
-      decorators?: NameRef[];
-      supertypes?: SupertypeRef[];
-      typeHints?: NameRef[];
-      valueType?: NameRef | undefined;
-      overrides?: boolean;
-      signatureStart?: number | undefined;
-      signatureEnd?: number | undefined;
-    },
-  ): number {
-    const startRow = node.startPosition.row;
-    const key = `${this.from}\u0000${this.scope.join('\u0000')}\u0000${name}\u0000${kind}`;
-    const existing = this.symbolKeys.get(key);
-    const previous = existing === undefined ? undefined : this.symbols[existing];
-    if (existing !== undefined && previous) {
-      // An overload: one symbol covering all of them.
-      previous.endLine = Math.max(previous.endLine, node.endPosition.row + 1);
-      previous.exported ||= options.exported;
-      previous.isTest ||= options.isTest;
-      if (!previous.doc) previous.doc = this.docBefore(startRow);
-      if (options.overrides) previous.overrides = true;
-      previous.typeHints = mergeRefs(previous.typeHints, options.typeHints);
-      previous.decorators = mergeRefs(previous.decorators, options.decorators);
-      if (!previous.typeHints) delete previous.typeHints;
-      if (!previous.decorators) delete previous.decorators;
-      return existing;
-    }
-    const symbol: MutableSymbol = {
-      name,
-      kind,
-      scope: this.scope,
-      startLine: startRow + 1,
-      endLine: node.endPosition.row + 1,
-      signature: this.signature(options.signatureStart ?? node.startIndex, options.signatureEnd ?? node.endIndex),
-      doc: options.noDoc ? '' : this.docBefore(startRow),
-      isTest: options.isTest,
-      parent: this.from,
-      exported: options.exported,
-    };
-    if (options.supertypes?.length) symbol.supertypes = options.supertypes;
-    if (options.decorators?.length) symbol.decorators = options.decorators;
-    if (options.typeHints?.length) symbol.typeHints = options.typeHints;
-    if (options.valueType) symbol.valueType = options.valueType;
-    if (options.overrides) symbol.overrides = true;
-    this.symbols.push(symbol);
-    this.symbolKeys.set(key, this.symbols.length - 1);
-    return this.symbols.length - 1;
+  /** `addDeclaration` reads `symbols`, `symbolKeys`, `from`, `scope`, `signature` and `docBefore`: those are not private. */
+  private addSymbol(node: Node, name: string, kind: NodeKind, options: DeclarationOptions): number {
+    return addDeclaration(this, node, name, kind, options);
   }
 
   private lineEnd(start: number, limit: number): number {
-    const newline = this.source.indexOf('\n', start);
-    return newline < 0 || newline > limit ? limit : newline;
+    return lineEnd(this.source, start, limit);
   }
 
-  private signature(start: number, end: number): string {
-    const text = this.source.slice(start, Math.min(end, start + MAX_SIGNATURE_CHARS * 2));
-    return truncate(text.replace(/\s+/g, ' ').trim().replace(/\s*[{;]$/, ''), MAX_SIGNATURE_CHARS);
+  signature(start: number, end: number): string {
+    return declarationSignature(this.source, start, end, true);
   }
 
   /** Contiguous `///` lines (or one `/** *\/` block) ending on the line above the declaration. */
-  private docBefore(startRow: number): string {
+  docBefore(startRow: number): string {
     const lines: string[] = [];
     let row = startRow - 1;
     for (let comment = this.comments.get(row); comment; comment = this.comments.get(row)) {

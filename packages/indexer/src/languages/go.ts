@@ -45,14 +45,9 @@ import type {
   ReferenceKind,
   ResolvedImport,
   SupertypeRef,
-  SymbolDef,
 } from './types.js';
-import { countSyntaxErrors } from './common.js';
-
-type Draft = { -readonly [K in keyof SymbolDef]: SymbolDef[K] };
-
-const MAX_SIGNATURE = 200;
-const MAX_DOC = 500;
+import { collapse, countSyntaxErrors, isNamedNode, MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, ref } from './common.js';
+import type { MutableSymbol as Draft } from './common.js';
 
 const BUILTIN_TYPES = new Set([
   'bool', 'byte', 'complex64', 'complex128', 'error', 'float32', 'float64', 'int', 'int8', 'int16',
@@ -78,21 +73,8 @@ const DIRECTIVE = /^\/\/(?:line |extern |export |[a-z0-9]+:[a-z0-9])/;
 
 const EXPORTED = /^\p{Lu}/u;
 
-function ref(name: string, qualifier: readonly string[] = []): NameRef {
-  return { name, qualifier };
-}
-
 function refKey(r: NameRef): string {
   return r.qualifier.length === 0 ? r.name : `${r.qualifier.join('.')}.${r.name}`;
-}
-
-function collapse(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_SIGNATURE ? flat.slice(0, MAX_SIGNATURE) : flat;
-}
-
-function named(node: Node | null): node is Node {
-  return node !== null && node.isNamed;
 }
 
 /**
@@ -160,7 +142,7 @@ class GoExtractor {
   ) {}
 
   run(root: Node): Pick<FileExtraction, 'symbols' | 'references' | 'imports'> {
-    const top = root.namedChildren.filter(named);
+    const top = root.namedChildren.filter(isNamedNode);
     this.collectFileFacts(top);
     const docs = new DocCollector(this.source);
     for (const node of top) {
@@ -253,7 +235,7 @@ class GoExtractor {
     for (const field of list?.namedChildren ?? []) {
       if (field?.type !== 'field_declaration') continue;
       const typeNode = field.childForFieldName('type');
-      const names = field.childrenForFieldName('name').filter(named);
+      const names = field.childrenForFieldName('name').filter(isNamedNode);
       if (names.length === 0) {
         const embedded = this.namedType(typeNode);
         if (embedded && embedded.qualifier.length === 0) info.embedded.push(embedded.name);
@@ -272,7 +254,7 @@ class GoExtractor {
     for (const param of result.namedChildren) {
       if (param?.type !== 'parameter_declaration') continue;
       const type = this.namedType(param.childForFieldName('type'));
-      const count = Math.max(1, param.childrenForFieldName('name').filter(named).length);
+      const count = Math.max(1, param.childrenForFieldName('name').filter(isNamedNode).length);
       for (let i = 0; i < count; i++) out.push(type);
     }
     return out;
@@ -320,13 +302,13 @@ class GoExtractor {
     if (!param) return undefined;
     let typeNode = param.childForFieldName('type');
     while (typeNode && (typeNode.type === 'pointer_type' || typeNode.type === 'parenthesized_type')) {
-      typeNode = typeNode.namedChildren.find(named) ?? null;
+      typeNode = typeNode.namedChildren.find(isNamedNode) ?? null;
     }
     const params: string[] = [];
     if (typeNode?.type === 'generic_type') {
       const args = typeNode.childForFieldName('type_arguments');
       for (const arg of args?.namedChildren ?? []) {
-        const id = arg?.type === 'type_elem' ? arg.namedChildren.find(named) : arg;
+        const id = arg?.type === 'type_elem' ? arg.namedChildren.find(isNamedNode) : arg;
         if (id?.type === 'type_identifier') params.push(this.text(id));
       }
       typeNode = typeNode.childForFieldName('type');
@@ -386,7 +368,7 @@ class GoExtractor {
   }
 
   private typeDeclaration(decl: Node, declDoc: string): void {
-    const specs = decl.namedChildren.filter(named);
+    const specs = decl.namedChildren.filter(isNamedNode);
     const { single, grouped } = this.grouping(decl, specs);
     const docs = new DocCollector(this.source);
     for (const spec of specs) {
@@ -411,7 +393,7 @@ class GoExtractor {
 
   /** The declaration's head: from `start` up to `end`, on one line, at most 200 characters. */
   private signature(start: number, end: number): string {
-    return collapse(this.source.slice(start, Math.min(end, start + 4 * MAX_SIGNATURE)));
+    return collapse(this.source.slice(start, Math.min(end, start + 4 * MAX_SIGNATURE_CHARS)));
   }
 
   /** A value declaration's first line, without a trailing `{` or `(` of a multi-line value. */
@@ -481,7 +463,7 @@ class GoExtractor {
       docs.after(field);
       if (field.type !== 'field_declaration') continue;
       const typeNode = field.childForFieldName('type');
-      const names = field.childrenForFieldName('name').filter(named);
+      const names = field.childrenForFieldName('name').filter(isNamedNode);
       if (names.length === 0) {
         const embedded = this.namedType(typeNode);
         if (embedded) supertypes.push({ ...embedded, relation: 'extends' });
@@ -527,7 +509,7 @@ class GoExtractor {
       docs.after(member);
       if (member.type === 'type_elem') {
         // Only a lone named type is an embedded interface; unions and `~T` are constraints.
-        const parts = member.namedChildren.filter(named);
+        const parts = member.namedChildren.filter(isNamedNode);
         const only = parts.length === 1 ? parts[0] : undefined;
         const embedded = only ? this.namedType(only) : undefined;
         if (embedded) supertypes.push({ ...embedded, relation: 'extends' });
@@ -602,7 +584,7 @@ class GoExtractor {
       this.collectTypes(typeNode, hints);
       let first = -1;
       spec.childrenForFieldName('name').forEach((nameNode, i) => {
-        if (!named(nameNode)) return;
+        if (!isNamedNode(nameNode)) return;
         const name = this.text(nameNode);
         if (name === '_') return;
         const valueType = declared ?? this.typeOf(values[i] ?? null);
@@ -657,7 +639,7 @@ class GoExtractor {
         case 'pointer_type':
         case 'parenthesized_type':
         case 'type_elem':
-          current = current.namedChildren.find(named) ?? null;
+          current = current.namedChildren.find(isNamedNode) ?? null;
           break;
         case 'generic_type':
           current = current.childForFieldName('type');
@@ -714,7 +696,7 @@ class GoExtractor {
       if (!param) continue;
       const typeNode = param.childForFieldName('type');
       const type = param.type === 'variadic_parameter_declaration' ? undefined : this.namedType(typeNode);
-      for (const name of param.childrenForFieldName('name')) if (named(name)) this.bind(this.text(name), type);
+      for (const name of param.childrenForFieldName('name')) if (isNamedNode(name)) this.bind(this.text(name), type);
       if (emitTypes) this.typeReferences(typeNode, 'type');
     }
   }
@@ -814,7 +796,7 @@ class GoExtractor {
           const declared = this.namedType(typeNode);
           const values = valueList?.namedChildren ?? [];
           spec.childrenForFieldName('name').forEach((name, i) => {
-            if (named(name)) this.bind(this.text(name), declared ?? this.typeOf(values[i] ?? null));
+            if (isNamedNode(name)) this.bind(this.text(name), declared ?? this.typeOf(values[i] ?? null));
           });
         }
         return;
@@ -890,8 +872,8 @@ class GoExtractor {
       this.walk(left);
       return;
     }
-    const names = left.namedChildren.filter(named);
-    const values = right?.type === 'expression_list' ? right.namedChildren.filter(named) : right ? [right] : [];
+    const names = left.namedChildren.filter(isNamedNode);
+    const values = right?.type === 'expression_list' ? right.namedChildren.filter(isNamedNode) : right ? [right] : [];
     if (values.length === 1 && names.length > 1 && values[0]?.type === 'call_expression') {
       const results = this.callResults(values[0]);
       names.forEach((n, i) => n.type === 'identifier' && this.bind(this.text(n), results[i]));
@@ -913,12 +895,12 @@ class GoExtractor {
     const value = node.childForFieldName('value');
     if (value) this.walk(value);
     const aliasList = node.childForFieldName('alias');
-    const aliasNode = aliasList?.namedChildren.find(named);
+    const aliasNode = aliasList?.namedChildren.find(isNamedNode);
     const alias = aliasNode ? this.text(aliasNode) : undefined;
     for (const clause of node.namedChildren) {
       if (clause?.type !== 'type_case' && clause?.type !== 'default_case') continue;
       const caseMark = this.mark();
-      const types = clause.type === 'type_case' ? clause.childrenForFieldName('type').filter(named) : [];
+      const types = clause.type === 'type_case' ? clause.childrenForFieldName('type').filter(isNamedNode) : [];
       for (const t of types) this.typeReferences(t, 'type');
       if (alias) this.bind(alias, types.length === 1 ? this.namedType(types[0] ?? null) : null);
       for (const child of clause.namedChildren) {
@@ -956,7 +938,7 @@ class GoExtractor {
         }
         case 'parenthesized_expression': {
           // `(*T)(x)` converts; anything else in parentheses is an expression to walk.
-          const inner = fn.namedChildren.find(named);
+          const inner = fn.namedChildren.find(isNamedNode);
           const operand = inner?.type === 'unary_expression' ? inner.childForFieldName('operand') : null;
           if (operand?.type === 'identifier') this.emit('type', ref(this.text(operand)), fn);
           else if (operand?.type === 'selector_expression') {
@@ -979,7 +961,7 @@ class GoExtractor {
     if (this.isLocal(name)) {
       // A call through a func-typed local: nothing to point at.
     } else if (!declaredHere && name === 'panic') {
-      const arg = args?.namedChildren.find(named);
+      const arg = args?.namedChildren.find(isNamedNode);
       const raised = arg ? this.raisedType(arg) : undefined;
       if (raised && arg) {
         this.emit('raise', raised, call);
@@ -992,7 +974,7 @@ class GoExtractor {
         }
       }
     } else if (!declaredHere && name === 'new') {
-      const arg = args?.namedChildren.find(named);
+      const arg = args?.namedChildren.find(isNamedNode);
       const type = arg ? this.namedType(arg) : undefined;
       if (type) this.emit('new', type, call);
       return;
@@ -1084,7 +1066,7 @@ class GoExtractor {
         fields.unshift(this.text(field));
         head = operand;
       } else if (head.type === 'parenthesized_expression') {
-        const inner = head.namedChildren.find(named);
+        const inner = head.namedChildren.find(isNamedNode);
         if (!inner) break;
         head = inner;
       } else break;
@@ -1113,7 +1095,7 @@ class GoExtractor {
       }
       case 'parenthesized_expression':
       case 'unary_expression': {
-        const inner = node.childForFieldName('operand') ?? node.namedChildren.find(named);
+        const inner = node.childForFieldName('operand') ?? node.namedChildren.find(isNamedNode);
         return inner ? this.render(inner, depth + 1) : '?';
       }
       case 'type_assertion_expression': {
@@ -1138,7 +1120,7 @@ class GoExtractor {
       if (this.isLocal(name)) return [];
       const results = this.results.get(name);
       if (results) return results;
-      if (name === 'new') return [this.namedType(call.childForFieldName('arguments')?.namedChildren.find(named) ?? null)];
+      if (name === 'new') return [this.namedType(call.childForFieldName('arguments')?.namedChildren.find(isNamedNode) ?? null)];
       if (this.isTypeName(name)) return [ref(name)];
       const constructed = constructorResult(name);
       return constructed ? [ref(constructed)] : [];
@@ -1156,7 +1138,7 @@ class GoExtractor {
       return this.results.get(`${receiver.name}.${this.text(field)}`) ?? [];
     }
     if (fn.type === 'parenthesized_expression') {
-      const inner = fn.namedChildren.find(named);
+      const inner = fn.namedChildren.find(isNamedNode);
       const operand = inner?.type === 'unary_expression' ? inner.childForFieldName('operand') : null;
       if (operand?.type === 'identifier') return [ref(this.text(operand))];
     }
@@ -1199,7 +1181,7 @@ class GoExtractor {
         return this.typeOf(node.childForFieldName('operand'));
       }
       case 'parenthesized_expression':
-        return this.typeOf(node.namedChildren.find(named) ?? null);
+        return this.typeOf(node.namedChildren.find(isNamedNode) ?? null);
       case 'type_assertion_expression':
         return this.namedType(node.childForFieldName('type'));
       case 'type_conversion_expression':
@@ -1252,7 +1234,7 @@ class DocCollector {
     const doc = this.endRow === row - 1 ? this.lines.join('\n').trim() : '';
     this.lines = [];
     this.endRow = -2;
-    return doc.length > MAX_DOC ? doc.slice(0, MAX_DOC) : doc;
+    return doc.length > MAX_DOC_CHARS ? doc.slice(0, MAX_DOC_CHARS) : doc;
   }
 
   after(node: Node): void {

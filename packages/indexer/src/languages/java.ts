@@ -12,7 +12,10 @@
  */
 import type { NodeKind } from '@knowing/graph';
 import type { Node } from 'web-tree-sitter';
-import { countSyntaxErrors, MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, truncate } from './common.js';
+import { countSyntaxErrors, MAX_DOC_CHARS, truncate } from './common.js';
+import type { MutableSymbol } from './common.js';
+import { addDeclaration, addReference, declarationSignature, kids, lineEnd, lookupBinding, memberBindingType, named, pushUnique, refKey } from './extractor-helpers.js';
+import type { DeclarationOptions } from './extractor-helpers.js';
 import type {
   FileExtraction,
   ImportDecl,
@@ -23,11 +26,7 @@ import type {
   ReferenceKind,
   ResolvedImport,
   SupertypeRef,
-  SymbolDef,
 } from './types.js';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-type MutableSymbol = Mutable<SymbolDef>;
 
 /**
  * java.lang types and boxed primitives: never defined in a repository, so naming them as type
@@ -119,38 +118,8 @@ function isJavaTestFile(path: string): boolean {
   return false;
 }
 
-/** Named children. web-tree-sitter types them as nullable, but a child list never holds null. */
-function named(node: Node): readonly Node[] {
-  return node.namedChildren as readonly Node[];
-}
-
-/** All children, anonymous tokens included. */
-function kids(node: Node): readonly Node[] {
-  return node.children as readonly Node[];
-}
-
 function fieldChildren(node: Node, field: string): readonly Node[] {
   return node.childrenForFieldName(field) as readonly Node[];
-}
-
-function refKey(from: number, kind: ReferenceKind, name: string, qualifier: readonly string[], receiverType: NameRef | undefined): string {
-  const receiver = receiverType ? `${receiverType.qualifier.join('.')}:${receiverType.name}` : '';
-  return `${from}|${kind}|${qualifier.join('.')}|${name}|${receiver}`;
-}
-
-function sameRef(a: NameRef, b: NameRef): boolean {
-  return a.name === b.name && a.qualifier.length === b.qualifier.length && a.qualifier.every((q, i) => q === b.qualifier[i]);
-}
-
-/** Union of two optional lists, first-seen order; undefined when both are empty. */
-function mergeRefs<T extends NameRef>(a: readonly T[] | undefined, b: readonly T[] | undefined): T[] | undefined {
-  const out: T[] = [...(a ?? [])];
-  for (const ref of b ?? []) if (!out.some((r) => r.name === ref.name && r.qualifier.join('.') === ref.qualifier.join('.'))) out.push(ref);
-  return out.length > 0 ? out : undefined;
-}
-
-function pushUnique(list: NameRef[], ref: NameRef): void {
-  if (!list.some((r) => sameRef(r, ref))) list.push(ref);
 }
 
 /** `/** ... *\/` → the text with the markers and leading asterisks removed. */
@@ -222,13 +191,13 @@ class JavaFileExtractor {
 
   private readonly seen = new Set<string>();
   /** Symbols by parent, scope, name and kind: overloads merge, so one qualified name stays one symbol. */
-  private readonly symbolKeys = new Map<string, number>();
+  readonly symbolKeys = new Map<string, number>();
   private readonly comments = new Map<number, PendingComment>();
   private readonly anonCounters = new Map<string, number>();
   private readonly fileIsTest: boolean;
   /** Innermost enclosing symbol: the source of references. */
-  private from = -1;
-  private scope: string[] = [];
+  from = -1;
+  scope: string[] = [];
   private readonly types: TypeContext[] = [];
   private readonly frames: Map<string, Binding>[] = [];
   private readonly typeParams: Set<string>[] = [];
@@ -982,21 +951,11 @@ class JavaFileExtractor {
   }
 
   private lookup(name: string): Binding | undefined {
-    for (let i = this.frames.length - 1; i >= 0; i--) {
-      const binding = this.frames[i]?.get(name);
-      if (binding) return binding;
-    }
-    return undefined;
+    return lookupBinding(this.frames, name);
   }
 
   private fieldTypeOfThis(field: string | undefined): NameRef | undefined {
-    if (field === undefined) return undefined;
-    // The innermost class frame is the one pushed by the current type.
-    for (let i = this.frames.length - 1; i >= 0; i--) {
-      const binding = this.frames[i]?.get(field);
-      if (binding?.owner) return binding.type;
-    }
-    return undefined;
+    return memberBindingType(this.frames, field);
   }
 
   private currentTypeRef(): NameRef | undefined {
@@ -1006,84 +965,23 @@ class JavaFileExtractor {
   // ---- output ---------------------------------------------------------------------------
 
   private addRef(kind: ReferenceKind, name: string, qualifier: readonly string[], receiverType: NameRef | undefined, at: Node): void {
-    if (!name) return;
-    const key = refKey(this.from, kind, name, qualifier, receiverType);
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    const ref: Mutable<Reference> = { from: this.from, kind, name, qualifier, line: at.startPosition.row + 1 };
-    if (receiverType) ref.receiverType = receiverType;
-    this.references.push(ref);
+    addReference(this.references, this.seen, refKey(this.from, kind, name, qualifier, receiverType), this.from, kind, name, qualifier, receiverType, at);
   }
 
-  private addSymbol(
-    node: Node,
-    name: string,
-    kind: NodeKind,
-    options: {
-      exported: boolean;
-      isTest: boolean;
-      /** Record components share their record's line: the doc above it is the record's. */
-      noDoc?: boolean;
-      decorators?: NameRef[];
-      supertypes?: SupertypeRef[];
-      typeHints?: NameRef[];
-      valueType?: NameRef | undefined;
-      overrides?: boolean;
-      signatureStart?: number | undefined;
-      signatureEnd?: number | undefined;
-    },
-  ): number {
-    const startRow = node.startPosition.row;
-    const key = `${this.from}\u0000${this.scope.join('\u0000')}\u0000${name}\u0000${kind}`;
-    const existing = this.symbolKeys.get(key);
-    const previous = existing === undefined ? undefined : this.symbols[existing];
-    if (existing !== undefined && previous) {
-      // An overload: one symbol covering all of them.
-      previous.endLine = Math.max(previous.endLine, node.endPosition.row + 1);
-      previous.exported ||= options.exported;
-      previous.isTest ||= options.isTest;
-      if (!previous.doc) previous.doc = this.docBefore(startRow);
-      if (options.overrides) previous.overrides = true;
-      previous.typeHints = mergeRefs(previous.typeHints, options.typeHints);
-      previous.decorators = mergeRefs(previous.decorators, options.decorators);
-      if (!previous.typeHints) delete previous.typeHints;
-      if (!previous.decorators) delete previous.decorators;
-      return existing;
-    }
-    const symbol: MutableSymbol = {
-      name,
-      kind,
-      scope: this.scope,
-      startLine: startRow + 1,
-      endLine: node.endPosition.row + 1,
-      signature: this.signature(options.signatureStart ?? node.startIndex, options.signatureEnd ?? node.endIndex),
-      doc: options.noDoc ? '' : this.docBefore(startRow),
-      isTest: options.isTest,
-      parent: this.from,
-      exported: options.exported,
-    };
-    if (options.supertypes?.length) symbol.supertypes = options.supertypes;
-    if (options.decorators?.length) symbol.decorators = options.decorators;
-    if (options.typeHints?.length) symbol.typeHints = options.typeHints;
-    if (options.valueType) symbol.valueType = options.valueType;
-    if (options.overrides) symbol.overrides = true;
-    this.symbols.push(symbol);
-    this.symbolKeys.set(key, this.symbols.length - 1);
-    return this.symbols.length - 1;
+  /** `addDeclaration` reads `symbols`, `symbolKeys`, `from`, `scope`, `signature` and `docBefore`: those are not private. */
+  private addSymbol(node: Node, name: string, kind: NodeKind, options: DeclarationOptions): number {
+    return addDeclaration(this, node, name, kind, options);
   }
 
-  /** End of the line that `start` is on (bounded by `limit`). */
   private lineEnd(start: number, limit: number): number {
-    const newline = this.source.indexOf('\n', start);
-    return newline < 0 || newline > limit ? limit : newline;
+    return lineEnd(this.source, start, limit);
   }
 
-  private signature(start: number, end: number): string {
-    const text = this.source.slice(start, Math.min(end, start + MAX_SIGNATURE_CHARS * 2));
-    return truncate(text.replace(/\s+/g, ' ').trim().replace(/\s*[{;]$/, ''), MAX_SIGNATURE_CHARS);
+  signature(start: number, end: number): string {
+    return declarationSignature(this.source, start, end, true);
   }
 
-  private docBefore(startRow: number): string {
+  docBefore(startRow: number): string {
     const comment = this.comments.get(startRow - 1) ?? this.comments.get(startRow);
     if (!comment) return '';
     return stripJavadoc(this.source.slice(comment.startIndex, comment.endIndex));

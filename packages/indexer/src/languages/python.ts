@@ -11,6 +11,7 @@
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { NodeKind } from '@knowing/graph';
 import { cleanDoc, countSyntaxErrors, firstLine, signatureText } from './common.js';
+import type { SymbolBuilder } from './common.js';
 import type {
   FileExtraction,
   ImportDecl,
@@ -133,24 +134,6 @@ interface Scope {
   readonly defined: Map<string, number>;
 }
 
-interface MutableSymbol {
-  name: string;
-  kind: NodeKind;
-  scope: readonly string[];
-  startLine: number;
-  endLine: number;
-  signature: string;
-  doc: string;
-  isTest: boolean;
-  parent: number;
-  exported: boolean;
-  supertypes?: SupertypeRef[];
-  decorators?: NameRef[];
-  typeHints?: NameRef[];
-  valueType?: NameRef;
-  overrides?: boolean;
-}
-
 interface AttributeChain {
   /** Identifier segments from the root to the last attribute, when the root is an identifier. */
   readonly segments: string[];
@@ -159,7 +142,7 @@ interface AttributeChain {
 }
 
 class PythonExtractor {
-  readonly symbols: MutableSymbol[] = [];
+  readonly symbols: SymbolBuilder[] = [];
   readonly references: Reference[] = [];
   readonly imports: ImportDecl[] = [];
   private readonly referenceKeys = new Set<string>();
@@ -527,7 +510,7 @@ class PythonExtractor {
     return { refs, isProperty, isStatic, overrides };
   }
 
-  private addSymbol(scope: Scope, symbol: MutableSymbol): number {
+  private addSymbol(scope: Scope, symbol: SymbolBuilder): number {
     const key = `${symbol.kind}:${symbol.name}`;
     const existing = scope.defined.get(key);
     if (existing !== undefined) {

@@ -23,7 +23,9 @@
  */
 import type { NodeKind } from '@knowing/graph';
 import type { Node } from 'web-tree-sitter';
-import { countSyntaxErrors, MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, truncate } from './common.js';
+import { countSyntaxErrors, MAX_DOC_CHARS, truncate } from './common.js';
+import type { MutableSymbol } from './common.js';
+import { addReference, declarationSignature, lineEnd, named } from './extractor-helpers.js';
 import type {
   FileExtraction,
   ImportDecl,
@@ -34,11 +36,7 @@ import type {
   ReferenceKind,
   ResolvedImport,
   SupertypeRef,
-  SymbolDef,
 } from './types.js';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-type MutableSymbol = Mutable<SymbolDef>;
 
 /** Core and standard-library constants: never defined by the repository. */
 const RUBY_BUILTIN_CONSTANTS = new Set(
@@ -129,11 +127,6 @@ interface Container {
 interface PendingComment {
   readonly startIndex: number;
   readonly endIndex: number;
-}
-
-function named(node: Node): readonly Node[] {
-  // web-tree-sitter types child lists as nullable, but they never hold null.
-  return node.namedChildren as readonly Node[];
 }
 
 function isRubyTestFile(path: string): boolean {
@@ -1003,13 +996,7 @@ class RubyFileExtractor {
   }
 
   private addRef(kind: ReferenceKind, name: string, qualifier: readonly string[], receiverType: NameRef | undefined, at: Node): void {
-    if (!name) return;
-    const key = refKey(this.from, kind, name, qualifier, receiverType);
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    const ref: Mutable<Reference> = { from: this.from, kind, name, qualifier, line: at.startPosition.row + 1 };
-    if (receiverType) ref.receiverType = receiverType;
-    this.references.push(ref);
+    addReference(this.references, this.seen, refKey(this.from, kind, name, qualifier, receiverType), this.from, kind, name, qualifier, receiverType, at);
   }
 
   private addSymbol(
@@ -1060,13 +1047,11 @@ class RubyFileExtractor {
   }
 
   private lineEnd(start: number, limit: number): number {
-    const newline = this.source.indexOf('\n', start);
-    return newline < 0 || newline > limit ? limit : newline;
+    return lineEnd(this.source, start, limit);
   }
 
   private signature(start: number, end: number): string {
-    const text = this.source.slice(start, Math.min(end, start + MAX_SIGNATURE_CHARS * 2));
-    return truncate(text.replace(/\s+/g, ' ').trim(), MAX_SIGNATURE_CHARS);
+    return declarationSignature(this.source, start, end, false);
   }
 
   /** Contiguous `#` comment lines ending on the line above the definition. */

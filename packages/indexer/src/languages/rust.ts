@@ -55,15 +55,9 @@ import type {
   ReferenceKind,
   ResolvedImport,
   SupertypeRef,
-  SymbolDef,
 } from './types.js';
-import { countSyntaxErrors } from './common.js';
-
-type Draft = { -readonly [K in keyof SymbolDef]: SymbolDef[K] };
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-const MAX_SIGNATURE = 200;
-const MAX_DOC = 500;
+import { collapse, countSyntaxErrors, isNamedNode, MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, ref } from './common.js';
+import type { Mutable, MutableSymbol as Draft } from './common.js';
 
 /** Crates that ship with the compiler. */
 const STD_CRATES = new Set(['std', 'core', 'alloc', 'proc_macro', 'test']);
@@ -181,21 +175,8 @@ function isCfgTest(args: string): boolean {
   return /\btest\b/.test(args) && !/not\s*\(\s*test\b/.test(args);
 }
 
-function ref(name: string, qualifier: readonly string[] = []): NameRef {
-  return { name, qualifier };
-}
-
 function refKey(r: NameRef): string {
   return r.qualifier.length === 0 ? r.name : `${r.qualifier.join('::')}::${r.name}`;
-}
-
-function collapse(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_SIGNATURE ? flat.slice(0, MAX_SIGNATURE) : flat;
-}
-
-function named(node: Node | null): node is Node {
-  return node !== null && node.isNamed;
 }
 
 function isStdPath(qualifier: readonly string[]): boolean {
@@ -442,13 +423,13 @@ class RustExtractor {
     const docs = [...pending.docs];
     for (const attribute of pending.attributes) if (attribute.path.name === 'doc' && attribute.value) docs.push(attribute.value);
     const doc = docs.join('\n').trim();
-    return doc.length > MAX_DOC ? doc.slice(0, MAX_DOC) : doc;
+    return doc.length > MAX_DOC_CHARS ? doc.slice(0, MAX_DOC_CHARS) : doc;
   }
 
   /** The declaration up to its body (or its end), on one line. */
   private signatureOf(node: Node, body: Node | null): string {
     const end = body ? body.startIndex : node.endIndex;
-    const text = this.source.slice(node.startIndex, Math.min(end, node.startIndex + 4 * MAX_SIGNATURE));
+    const text = this.source.slice(node.startIndex, Math.min(end, node.startIndex + 4 * MAX_SIGNATURE_CHARS));
     return collapse(text.replace(/;\s*$/, ''));
   }
 
@@ -693,7 +674,7 @@ class RustExtractor {
       const doc = this.innerDoc(child);
       if (doc !== undefined) inner.push(doc);
     }
-    if (inner.length > 0 && !draft.doc) draft.doc = inner.join('\n').trim().slice(0, MAX_DOC);
+    if (inner.length > 0 && !draft.doc) draft.doc = inner.join('\n').trim().slice(0, MAX_DOC_CHARS);
     const index = this.add(draft);
     this.items(body, { scope: [...ctx.scope, name], parent: index, isTest: draft.isTest, modules: [...ctx.modules, name] });
   }
@@ -743,7 +724,7 @@ class RustExtractor {
 
   private attribute(node: Node, pending: Pending): void {
     const attribute = node.namedChildren.find((c) => c?.type === 'attribute');
-    const pathNode = attribute?.namedChildren.find(named);
+    const pathNode = attribute?.namedChildren.find(isNamedNode);
     if (!attribute || !pathNode) return;
     const path = this.pathRef(pathNode);
     if (!path) return;
@@ -837,7 +818,7 @@ class RustExtractor {
         return;
       }
       case 'use_wildcard': {
-        const pathNode = node.namedChildren.find(named);
+        const pathNode = node.namedChildren.find(isNamedNode);
         emit([...prefix, ...(pathNode ? this.pathSegments(pathNode) : [])], '*', '*');
         return;
       }
@@ -884,11 +865,11 @@ class RustExtractor {
     for (const param of list?.namedChildren ?? []) {
       if (param?.type === 'type_parameter') {
         const name = param.childForFieldName('name');
-        const bound = param.childForFieldName('bounds')?.namedChildren.find(named);
+        const bound = param.childForFieldName('bounds')?.namedChildren.find(isNamedNode);
         if (name) params.set(this.text(name), bound ? this.boundType(bound) : undefined);
       } else if (param?.type === 'constrained_type_parameter' || param?.type === 'optional_type_parameter') {
         const left = param.childForFieldName('left') ?? param.childForFieldName('name') ?? param.namedChild(0);
-        const bound = param.childForFieldName('bounds')?.namedChildren.find(named);
+        const bound = param.childForFieldName('bounds')?.namedChildren.find(isNamedNode);
         if (left) params.set(this.text(left), bound ? this.boundType(bound) : undefined);
       } else if (param?.type === 'type_identifier') {
         params.set(this.text(param), undefined);
@@ -896,7 +877,7 @@ class RustExtractor {
     }
     for (const predicate of where?.namedChildren ?? []) {
       const left = predicate?.childForFieldName('left');
-      const bound = predicate?.childForFieldName('bounds')?.namedChildren.find(named);
+      const bound = predicate?.childForFieldName('bounds')?.namedChildren.find(isNamedNode);
       if (left?.type === 'type_identifier' && bound && params.has(this.text(left)) && params.get(this.text(left)) === undefined) {
         params.set(this.text(left), this.boundType(bound));
       }
@@ -959,7 +940,7 @@ class RustExtractor {
       }
       case 'bracketed_type': {
         // `<T as Trait>::f` is the trait's function.
-        const qualified = node.namedChildren.find(named);
+        const qualified = node.namedChildren.find(isNamedNode);
         const alias = qualified?.childForFieldName('alias');
         const type = qualified?.childForFieldName('type');
         const chosen = alias ?? type ?? qualified;
@@ -1016,8 +997,8 @@ class RustExtractor {
           continue;
         case 'abstract_type':
         case 'dynamic_type': {
-          const trait = current.childForFieldName('trait') ?? current.namedChildren.find(named) ?? null;
-          if (trait?.type === 'trait_bounds') current = trait.namedChildren.find(named) ?? null;
+          const trait = current.childForFieldName('trait') ?? current.namedChildren.find(isNamedNode) ?? null;
+          if (trait?.type === 'trait_bounds') current = trait.namedChildren.find(isNamedNode) ?? null;
           else current = trait;
           continue;
         }
@@ -1442,7 +1423,7 @@ class RustExtractor {
         case 'identifier': {
           const name = this.text(fn);
           if (name === 'Err') {
-            const arg = args?.namedChildren.find(named);
+            const arg = args?.namedChildren.find(isNamedNode);
             const raised = arg ? this.raisedType(arg) : undefined;
             if (raised) this.emit('raise', raised, node);
           } else if (!this.locals.has(name) && !STD_TYPES.has(name)) {
@@ -1602,7 +1583,7 @@ class RustExtractor {
         fields.unshift(this.text(field));
         head = value;
       } else if (head.type === 'parenthesized_expression') {
-        const inner = head.namedChildren.find(named);
+        const inner = head.namedChildren.find(isNamedNode);
         if (!inner) break;
         head = inner;
       } else break;
@@ -1637,17 +1618,17 @@ class RustExtractor {
         return `${inner ? this.render(inner, depth + 1) : '?'}[]`;
       }
       case 'try_expression': {
-        const inner = node.namedChildren.find(named);
+        const inner = node.namedChildren.find(isNamedNode);
         return `${inner ? this.render(inner, depth + 1) : '?'}?`;
       }
       case 'await_expression': {
-        const inner = node.namedChildren.find(named);
+        const inner = node.namedChildren.find(isNamedNode);
         return `${inner ? this.render(inner, depth + 1) : '?'}.await`;
       }
       case 'reference_expression':
       case 'parenthesized_expression':
       case 'unary_expression': {
-        const inner = node.childForFieldName('value') ?? node.namedChildren.find(named);
+        const inner = node.childForFieldName('value') ?? node.namedChildren.find(isNamedNode);
         return inner ? this.render(inner, depth + 1) : '?';
       }
       case 'macro_invocation': {
@@ -1679,7 +1660,7 @@ class RustExtractor {
         return this.body.selfType;
       case 'unary_expression':
         // `(*self).f()`, `(*guard).f()`: method calls see through a dereference.
-        return this.source[node.startIndex] === '*' ? this.typeOf(node.namedChildren.find(named) ?? null) : undefined;
+        return this.source[node.startIndex] === '*' ? this.typeOf(node.namedChildren.find(isNamedNode) ?? null) : undefined;
       case 'identifier': {
         const local = this.locals.get(this.text(node));
         return local ?? undefined;
@@ -1701,11 +1682,11 @@ class RustExtractor {
           : target;
       }
       case 'try_expression':
-        return unwrapType(this.typeOf(node.namedChildren.find(named) ?? null));
+        return unwrapType(this.typeOf(node.namedChildren.find(isNamedNode) ?? null));
       case 'reference_expression':
       case 'parenthesized_expression':
       case 'await_expression':
-        return this.typeOf(node.childForFieldName('value') ?? node.namedChildren.find(named) ?? null);
+        return this.typeOf(node.childForFieldName('value') ?? node.namedChildren.find(isNamedNode) ?? null);
       case 'type_cast_expression':
         return this.receiverTypeOf(node.childForFieldName('type'), this.body.selfType, this.body.typeParams);
       default:
@@ -1725,7 +1706,7 @@ class RustExtractor {
         const typeName = path?.qualifier[path.qualifier.length - 1];
         if (!path || typeName === undefined) return undefined;
         if (path.qualifier.length === 1 && (typeName === 'Box' || typeName === 'Arc' || typeName === 'Rc') && path.name === 'new') {
-          return this.typeOf(call.childForFieldName('arguments')?.namedChildren.find(named) ?? null);
+          return this.typeOf(call.childForFieldName('arguments')?.namedChildren.find(isNamedNode) ?? null);
         }
         const type = typeName === 'Self' ? this.body.selfType : CAPITALISED.test(typeName) ? ref(typeName, path.qualifier.slice(0, -1)) : undefined;
         if (!type) return undefined;

@@ -23,6 +23,7 @@ import type { NodeKind } from '@knowing/graph';
 import type { Language, Node } from 'web-tree-sitter';
 import type { GrammarName } from '../parser.js';
 import { MAX_SIGNATURE_CHARS, cleanDoc, countSyntaxErrors, signatureText, truncate } from './common.js';
+import type { SymbolBuilder } from './common.js';
 import type {
   FileExtraction,
   ImportDecl,
@@ -185,24 +186,6 @@ const MEMBER_KINDS: ReadonlySet<NodeKind> = new Set(['method', 'constructor', 'p
 
 // ---------------------------------------------------------------------------------------------
 // Extraction state
-
-interface SymbolBuilder {
-  name: string;
-  kind: NodeKind;
-  scope: readonly string[];
-  startLine: number;
-  endLine: number;
-  signature: string;
-  doc: string;
-  isTest: boolean;
-  parent: number;
-  exported: boolean;
-  supertypes?: SupertypeRef[];
-  decorators?: NameRef[];
-  typeHints?: NameRef[];
-  valueType?: NameRef;
-  overrides?: boolean;
-}
 
 /** Bookkeeping kept beside each symbol, not emitted. */
 interface SymbolMeta {
