@@ -10,12 +10,14 @@ const MOCK_WORDS = /(mock|fake|stub|dummy)/i;
 const SHORT_NAMES_KEPT = new Set(['id', 'ok', 'db', 'ip', 'io', 'go', 'do', 'os', 'ui', 'fs', 'h1', 'h2']);
 
 /**
- * Why a candidate is noise for seeding, or null when it is not: externals, build output and
+ * Why a candidate is noise for seeding, or null when it is not: externals, file nodes, build output and
  * vendored code, minified files, test fixtures and helpers, mock/fake/stub types and their
  * members, and minified-looking names.
  */
 export function noiseReason(node: GraphNode): string | null {
   if (node.external || node.kind === 'external') return 'external';
+  // A file is never an answer (results are symbols), so as a seed it only takes a slot a symbol could use.
+  if (node.kind === 'file') return 'file';
   const path = '/' + node.file.toLowerCase();
   if (BUILD_SEGMENTS.some((s) => path.includes(s))) return 'build-output';
   if (path.includes('.min.') || path.includes('.bundle.')) return 'minified-file';
