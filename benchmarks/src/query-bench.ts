@@ -9,6 +9,10 @@
  * already loaded); warm: a repeated task served from the answer cache — and the
  * tokens of the same packs in every wire format (gcf vs json among them), counted with the
  * exact cl100k tokenizer.
+ *
+ * `--db <file> [--tasks 50]` measures latency and adjacency times on any database instead, with
+ * tasks made from its symbol names — e.g. the synthetic graph `pnpm bench --nodes 100000 --edges
+ * 400000 --files 2500 --keep` leaves behind.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -26,13 +30,17 @@ const { values } = parseArgs({
     repos: { type: 'string', default: 'flask,caddy,ripgrep,spark-java,jekyll,ocelot,fastapi,cargo' },
     budget: { type: 'string', default: '4000' },
     bench: { type: 'string', default: resolve(import.meta.dirname ?? '.', '../../../shared/bench/knowing-corpus') },
+    /** A database to measure instead of the corpus (e.g. the synthetic one `pnpm bench --keep` leaves). */
+    db: { type: 'string' },
+    /** With --db: how many tasks to make from the graph's own symbol names. */
+    tasks: { type: 'string', default: '50' },
   },
 });
-if (!values.corpus) {
-  process.stderr.write('usage: query-bench --corpus <dir> [--repos a,b] [--budget 4000]\n');
+if (!values.corpus && !values.db) {
+  process.stderr.write('usage: query-bench --corpus <dir> [--repos a,b] [--budget 4000] | --db <file> [--tasks 50]\n');
   process.exit(2);
 }
-const corpus = resolve(process.env.INIT_CWD ?? process.cwd(), values.corpus);
+const corpus = resolve(process.env.INIT_CWD ?? process.cwd(), values.corpus ?? '.');
 const budget = Number(values.budget);
 const tasks = readTasks(values.bench!);
 const tokenizer = await createExactTokenizer();
@@ -41,6 +49,11 @@ const percentile = (xs: number[], p: number): number => {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
 };
 const FORMATS = ['json', 'xml', 'markdown', 'gcf', 'gcb'] as const;
+
+if (values.db) {
+  await syntheticRun(resolve(process.env.INIT_CWD ?? process.cwd(), values.db), Number(values.tasks));
+  process.exit(0);
+}
 
 for (const repo of values.repos!.split(',')) {
   const db = join(corpus, '.knowing-bench', `${repo}.db`);
@@ -85,5 +98,46 @@ for (const repo of values.repos!.split(',')) {
     `${repo.padEnd(11)} ${counts.nodes} nodes ${counts.edges} edges | adjacency build ${buildMs.toFixed(0)} ms (${built.source}), load ${loadMs.toFixed(0)} ms (${loaded.source}) | ` +
       `forTask cold p50 ${percentile(cold, 0.5).toFixed(1)} p95 ${percentile(cold, 0.95).toFixed(1)} ms, warm p50 ${percentile(warm, 0.5).toFixed(2)} p95 ${percentile(warm, 0.95).toFixed(2)} ms | ` +
       `tokens/pack ${FORMATS.map((f) => `${f} ${Math.round(tokens[f]! / n)}`).join(', ')} (gcb: bytes/4) | gcf/json ${(tokens.gcf! / tokens.json!).toFixed(2)}\n`,
+  );
+}
+
+/**
+ * Latency on a database without benchmark tasks: tasks are made from its own symbol names
+ * ("change how <split name> works"), so every task has lexical seeds as real tasks do.
+ */
+async function syntheticRun(db: string, count: number): Promise<void> {
+  const store = await createSqliteStore({ path: db });
+  const counts = await store.counts();
+  const names: string[] = [];
+  for await (const node of store.allNodes()) {
+    if (!node.external && node.kind !== 'file' && names.length < 100_000) names.push(node.name);
+  }
+  const picked = Array.from({ length: count }, (_, i) => names[Math.floor(((i * 7919) % names.length))]!);
+  const tasks = picked.map((name) => `change how ${name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ')} works`);
+  let t = performance.now();
+  const snapshot = await store.currentSnapshot();
+  await store.deleteNote('adjacency');
+  await loadAdjacency(store, { notes: store, snapshotId: snapshot?.id ?? null });
+  const buildMs = performance.now() - t;
+  forgetAdjacency(store);
+  t = performance.now();
+  await loadAdjacency(store, { notes: store, snapshotId: snapshot?.id ?? null });
+  const loadMs = performance.now() - t;
+  const engine = createEngine({ store });
+  const cold: number[] = [];
+  const warm: number[] = [];
+  for (const task of tasks) {
+    t = performance.now();
+    await engine.forTask(task, { budget: Number(values.budget), fresh: true });
+    cold.push(performance.now() - t);
+    await engine.forTask(task, { budget: Number(values.budget) });
+    t = performance.now();
+    await engine.forTask(task, { budget: Number(values.budget) });
+    warm.push(performance.now() - t);
+  }
+  await store.close();
+  process.stdout.write(
+    `${db}: ${counts.nodes} nodes ${counts.edges} edges, ${tasks.length} tasks from symbol names | adjacency build ${buildMs.toFixed(0)} ms, load ${loadMs.toFixed(0)} ms | ` +
+      `forTask cold p50 ${percentile(cold, 0.5).toFixed(1)} p95 ${percentile(cold, 0.95).toFixed(1)} ms, warm p50 ${percentile(warm, 0.5).toFixed(2)} p95 ${percentile(warm, 0.95).toFixed(2)} ms\n`,
   );
 }
