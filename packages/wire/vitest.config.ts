@@ -4,6 +4,9 @@ export default defineConfig({
   resolve: { conditions: ['@knowing/source'] },
   ssr: { resolve: { conditions: ['@knowing/source'] } },
   test: {
+    // Tests run beside builds and other packages' tests on 2 cores: generous limits, so load is not a failure.
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
     include: ['test/**/*.test.ts'],
     passWithNoTests: true,
     // Type-level tests of the public extension point: `vitest run` type-checks them too.

@@ -73,6 +73,7 @@ export function createWorkerPool<Task, Result>(options: WorkerPoolOptions): Work
       if (message.ready) {
         target.ready = true;
         everReady = true;
+        dispatch();
         return;
       }
       const job = target.job;
@@ -101,7 +102,7 @@ export function createWorkerPool<Task, Result>(options: WorkerPoolOptions): Work
     };
     worker.on('error', died);
     worker.on('exit', (code) => {
-      if (!closed && target.job) died(new Error(`worker exited with code ${code}`));
+      if (!closed && (target.job || !target.ready)) died(new Error(`worker exited with code ${code}`));
     });
     worker.unref();
     return target;
@@ -114,8 +115,10 @@ export function createWorkerPool<Task, Result>(options: WorkerPoolOptions): Work
   }
 
   function dispatch(): void {
+    // Only a worker that said it is ready gets a task: a death before that is a start-up failure,
+    // a death after it is the task's crash (the two events can otherwise arrive in either order).
     for (const slot of slots) {
-      if (slot.job || queue.length === 0 || closed) continue;
+      if (!slot.ready || slot.job || queue.length === 0 || closed) continue;
       const job = queue.shift()!;
       slot.job = job;
       slot.timer = setTimeout(() => {
