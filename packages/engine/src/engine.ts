@@ -108,8 +108,10 @@ export function createEngine(config: CreateEngineOptions): Engine {
     return { ...packed, edges: edgesAmongIds(state.adjacency, packed.symbols.map((s) => s.node.id)) };
   };
 
+  // Options are frozen for the engine's lifetime: their part of every cache key is computed once.
+  const configKey = `${ranker.name}\0${JSON.stringify(options)}`;
   const cacheKey = (kind: string, subject: string, budget: number, format: string): string =>
-    sha256Hex(`${kind}\0${subject}\0${budget}\0${format}\0${ranker.name}\0${JSON.stringify(options)}`);
+    sha256Hex(`${kind}\0${subject}\0${budget}\0${format}\0${configKey}`);
 
   async function cached(key: string, snapshot: string | null): Promise<CachedAnswer | undefined> {
     const hit = memory.get(key);
@@ -214,10 +216,10 @@ export function createEngine(config: CreateEngineOptions): Engine {
         callerCount: callers.length,
         ...(incoming ? { confidence: incoming.confidence, provenance: incoming.provenance } : {}),
       });
-      const callerNodes = await store.getNodes(callers.map((e) => e.source));
-      for (const [i, caller] of callerNodes.entries()) {
+      const edgeBySource = new Map(callers.map((e) => [e.source, e]));
+      for (const caller of await store.getNodes([...edgeBySource.keys()])) {
         if (byId.has(caller.id) || caller.external) continue;
-        const edge = callers.find((e) => e.source === caller.id) ?? callers[i];
+        const edge = edgeBySource.get(caller.id);
         byId.set(caller.id, {
           node: caller,
           rwr: 0.5,

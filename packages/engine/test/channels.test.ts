@@ -97,12 +97,16 @@ describe('retrieval channels on an indexed fixture', () => {
   });
 
   it('seeds: noise is dropped, the largest package cluster leads, test code comes last', async () => {
-    const keywords = extractKeywordSet('dispatch a request through the url map');
+    // A test function first in the channel's order: seeding must still put it after the code.
+    const keywords = { exact: ['test_dispatch_request', 'dispatch_request', 'full_dispatch_request'], compounds: [], components: [], priority: [] };
     const hits = await tieredChannel(fixture.store, keywords, o.tiered);
+    expect(hits[0]!.node.isTest).toBe(true);
     const fused = fuseChannels({ tiered: hits }, o.channels, 60, 40);
     const seeds = selectSeeds(fused, [], 100, o.seeds, 0.3, false);
     const firstTest = seeds.findIndex((s) => s.node.isTest);
-    if (firstTest >= 0) expect(seeds.slice(firstTest).every((s) => s.node.isTest)).toBe(true);
+    // The fixture's tests call dispatch_request, so test code is among the candidates: it must come last.
+    expect(firstTest).toBeGreaterThan(0);
+    expect(seeds.slice(firstTest).every((s) => s.node.isTest)).toBe(true);
     expect(seeds.every((s) => noiseReason(s.node) === null)).toBe(true);
     expect(seeds[0]!.weight).toBe(1);
     const at = (file: string): { node: GraphNode } => ({ node: { file } as GraphNode });
