@@ -104,7 +104,9 @@ export function createWorkerPool<Task, Result>(options: WorkerPoolOptions): Work
     worker.on('exit', (code) => {
       if (!closed && (target.job || !target.ready)) died(new Error(`worker exited with code ${code}`));
     });
-    worker.unref();
+    // Idle workers must not keep the process alive; workers with work queued must, even
+    // before they are ready (else a script awaiting only the pool exits mid-run).
+    if (queue.length === 0) worker.unref();
     return target;
   }
 
@@ -133,7 +135,10 @@ export function createWorkerPool<Task, Result>(options: WorkerPoolOptions): Work
       slot.worker.ref();
       slot.worker.postMessage({ id: job.id, task: job.task });
     }
-    for (const slot of slots) if (!slot.job) slot.worker.unref();
+    for (const slot of slots) {
+      if (slot.job || (queue.length > 0 && !closed)) slot.worker.ref();
+      else slot.worker.unref();
+    }
   }
 
   for (let i = 0; i < Math.max(1, options.size); i++) slots.push(spawn());

@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createWorkerPool, TaskTimeoutError, WorkerStartupError } from '../src/pool.js';
 
@@ -35,6 +39,16 @@ describe('worker pool', { timeout: 60_000 }, () => {
     } finally {
       await pool.close();
     }
+  });
+});
+
+describe('worker pool and the event loop', { timeout: 60_000 }, () => {
+  it('keeps a process alive while tasks wait for workers to start, and lets it exit once closed', async () => {
+    const tsx = createRequire(import.meta.url).resolve('tsx');
+    const script = fileURLToPath(new URL('./fixtures/scripts/await-pool-only.ts', import.meta.url));
+    // Before the fix, this exited with code 13 (unsettled top-level await) and no output.
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', tsx, script], { timeout: 50_000 });
+    expect(stdout).toBe('[2,4,6]');
   });
 });
 
