@@ -1,4 +1,5 @@
 import type { GraphNode } from '@knowing/graph';
+import { countTermMatches } from '@knowing/keywords';
 import type { ChannelHit, ChannelName, FusedCandidate } from './types.js';
 
 /**
@@ -34,4 +35,24 @@ export function fuseChannels(
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, limit)
     .map(({ node, score, channels: names, details }) => ({ node, score, channels: names, details }));
+}
+
+/**
+ * Add `bonus` per task term each candidate's own path names (at most `cap` terms) to its fused
+ * score and re-sort, keeping the first `limit`. Order among equal scores is kept.
+ */
+export function boostTermMatches(
+  candidates: readonly FusedCandidate[],
+  terms: ReadonlySet<string>,
+  bonus: number,
+  limit: number,
+  symbolPathOf: (node: GraphNode) => string,
+  cap = 4,
+): FusedCandidate[] {
+  if (bonus <= 0 || terms.size === 0) return candidates.slice(0, limit);
+  return candidates
+    .map((candidate, order) => ({ candidate, order, score: candidate.score + bonus * Math.min(cap, countTermMatches(terms, symbolPathOf(candidate.node))) }))
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .slice(0, limit)
+    .map(({ candidate, score }) => ({ ...candidate, score }));
 }

@@ -1,4 +1,4 @@
-import type { Adjacency, GraphStore } from '@knowing/graph';
+import type { Adjacency, GraphStore, NodeId } from '@knowing/graph';
 import { detectCommunities, deserializeCommunities, loadAdjacency, serializeCommunities, weightedTransitions } from '@knowing/walk';
 import type { Communities, WalkTransitions } from '@knowing/walk';
 import type { EngineWalkOptions } from './options.js';
@@ -12,6 +12,8 @@ export interface GraphState {
   readonly communities: Communities | undefined;
   /** Merkle root of each package (directory) at this snapshot, for walk-cache keys. */
   readonly packageRoots: ReadonlyMap<string, string>;
+  /** Memo of {@link namespaceWrappers}: whether a module node only wraps types, at this snapshot. */
+  readonly namespaces: Map<NodeId, boolean>;
 }
 
 const COMMUNITY_NOTE = 'communities';
@@ -62,7 +64,8 @@ export class GraphStateCache {
       if (snapshotId) await this.store.putNote(COMMUNITY_NOTE, COMMUNITY_NOTE, serializeCommunities(communities), snapshotId);
     }
     const packageRoots = reused?.packageRoots ?? (await this.store.packageRoots());
-    return { snapshotId, adjacency, transitions, communities, packageRoots };
+    const namespaces = reused?.namespaces ?? new Map<NodeId, boolean>();
+    return { snapshotId, adjacency, transitions, communities, packageRoots, namespaces };
   }
 
   private async readCommunities(adjacency: Adjacency, snapshotId: string | null): Promise<Communities | undefined> {

@@ -107,6 +107,13 @@ export interface SeedOptions {
    * when there are any, else all — the original's rule) or `all`. @default 'primary'
    */
   readonly bm25Keywords: 'primary' | 'all';
+  /**
+   * Added to a fused candidate's RRF score per task term its own path names (`SerializerChain`
+   * for "the serializer chain"), before the candidates are cut to `maxCandidates`: channel
+   * ranks alone cannot tell a symbol named after the task from one that merely mentions a word
+   * of it. 0 turns it off. @default 0.01
+   */
+  readonly termMatchBonus: number;
 }
 
 /** Random-walk settings. */
@@ -220,6 +227,7 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = deepFreeze({
     implementorsPerInterface: 10,
     bm25Limit: 30,
     bm25Keywords: 'primary',
+    termMatchBonus: 0.01,
   },
   walk: {
     alpha: 0.2,

@@ -1,6 +1,6 @@
 import type { Adjacency, GraphEdge, GraphNode, GraphStore, NodeId, RankedSymbol } from '@knowing/graph';
-import { PROVENANCES, packageOf } from '@knowing/graph';
-import { extractKeywordSet, extractPathTerms, keywordClusterId, primaryKeywords, allKeywords } from '@knowing/keywords';
+import { PROVENANCES, packageOf, symbolPath } from '@knowing/graph';
+import { countTermMatches, extractKeywordSet, extractPathTerms, keywordClusterId, primaryKeywords, allKeywords, taskTerms } from '@knowing/keywords';
 import type { KeywordSet } from '@knowing/keywords';
 import { DEFAULT_TEST_TASK_WORDS, isTestTask } from '@knowing/rank';
 import type { CheckedRanker, RankInput, SessionTracker } from '@knowing/rank';
@@ -13,8 +13,8 @@ import type { EquivalenceStage } from './equivalence-stage.js';
 import { tieredChannel } from './channels/tiered.js';
 import { bm25Channel } from './channels/bm25.js';
 import { pathChannel } from './channels/path.js';
-import { fuseChannels } from './fusion.js';
-import { addImplementors, isTestNode, noiseReason, selectSeeds } from './seeds.js';
+import { boostTermMatches, fuseChannels } from './fusion.js';
+import { addImplementors, isTestNode, namespaceWrappers, noiseReason, selectSeeds } from './seeds.js';
 import { HitList } from './channels/common.js';
 
 /** Everything one pipeline run reads. */
@@ -75,10 +75,20 @@ export async function runTask(ctx: PipelineContext, state: GraphState, task: str
 
   const channels: Record<ChannelName, readonly ChannelHit[]> = { tiered, bm25: bm25.hits, equiv: equivHits, path, vector };
   lap = timer();
-  let fused = fuseChannels(channels, options.channels, options.seeds.rrfK, options.seeds.maxCandidates);
+  const terms = new Set(taskTerms(task));
+  let fused = boostTermMatches(
+    fuseChannels(channels, options.channels, options.seeds.rrfK, Number.POSITIVE_INFINITY),
+    terms,
+    options.seeds.termMatchBonus,
+    options.seeds.maxCandidates,
+    symbolPathOf,
+  );
   if (options.seeds.interfaceSeeding) fused = await addImplementors(store, fused, options.seeds.implementorsPerInterface);
+  const wrappers = await namespaceWrappers(store, [...fused.map((c) => c.node), ...path.map((h) => h.node)], state.namespaces);
+  if (wrappers.size > 0) fused = fused.filter((c) => !wrappers.has(c.node.id));
+  const pathSeeds = wrappers.size > 0 ? path.filter((h) => !wrappers.has(h.node.id)) : path;
   const aboutTests = isTestTask(task, allKeywords(keywords), DEFAULT_TEST_TASK_WORDS);
-  const seeds = selectSeeds(fused, path, state.adjacency.nodeCount, options.seeds, options.path.supplementalWeight, aboutTests);
+  const seeds = selectSeeds(fused, pathSeeds, state.adjacency.nodeCount, options.seeds, options.path.supplementalWeight, aboutTests);
   timings.seeds = lap();
 
   lap = timer();
@@ -91,7 +101,7 @@ export async function runTask(ctx: PipelineContext, state: GraphState, task: str
         .filter((n) => noiseReason(n) === null && (aboutTests || !isTestNode(n)))
         .slice(0, options.equivalence.maxForced)
     : [];
-  const inputs = await buildRankInputs(ctx, state, walked, seeds, forced, cluster, equivalence.classesByNode);
+  const inputs = await buildRankInputs(ctx, state, walked, seeds, forced, cluster, equivalence.classesByNode, terms);
   timings.inputs = lap();
 
   lap = timer();
@@ -246,6 +256,7 @@ async function buildRankInputs(
   forced: readonly GraphNode[],
   cluster: string,
   classesByNode: ReadonlyMap<NodeId, readonly string[]>,
+  terms: ReadonlySet<string>,
 ): Promise<BuiltInputs> {
   const { adjacency } = state;
   const seedById = new Map(seeds.map((s) => [s.node.id, s]));
@@ -271,10 +282,11 @@ async function buildRankInputs(
   const feedback = await ctx.store.feedbackFor(ids, { keywordCluster: cluster });
   const sessionBoosts = ctx.session ? ctx.session.boosts(ids, ctx.now) : new Map<NodeId, number>();
 
+  const wrappers = await namespaceWrappers(ctx.store, nodes, state.namespaces);
   const inputs: RankInput[] = [];
   for (const node of nodes) {
-    // Files are walked through, but an agent reads symbols: a file node has no code of its own.
-    if (node.external || node.kind === 'file') continue;
+    // Files and namespace wrappers are walked through, but an agent reads symbols: they have no code of their own.
+    if (node.external || node.kind === 'file' || wrappers.has(node.id)) continue;
     const index = adjacency.indexOf(node.id);
     const walk = walked.byId.get(node.id);
     const seed = seedById.get(node.id);
@@ -283,6 +295,7 @@ async function buildRankInputs(
     const tally = feedback.get(node.id);
     const boost = sessionBoosts.get(node.id);
     const classes = classesByNode.get(node.id);
+    const termMatches = terms.size > 0 ? countTermMatches(terms, symbolPathOf(node)) : 0;
     inputs.push({
       node,
       rwr: walk?.score ?? 0,
@@ -294,6 +307,7 @@ async function buildRankInputs(
       ...(tally ? { feedback: tally } : {}),
       ...(boost ? { sessionBoost: boost } : {}),
       ...(classes ? { equivalenceClasses: classes } : {}),
+      ...(termMatches > 0 ? { termMatches } : {}),
       ...(forcedIds.has(node.id) ? { forced: true } : {}),
     });
   }
@@ -325,3 +339,8 @@ export function edgesAmongIds(adjacency: Adjacency, ids: readonly NodeId[]): Gra
 }
 
 export type { KeywordSet };
+
+/** The part of a qualified name that names the symbol itself: the file path would match task words for every symbol in it. */
+export function symbolPathOf(node: GraphNode): string {
+  return symbolPath(node.qualifiedName, node.file);
+}

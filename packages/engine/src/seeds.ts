@@ -1,4 +1,4 @@
-import type { GraphNode, GraphStore } from '@knowing/graph';
+import type { GraphNode, GraphStore, NodeId } from '@knowing/graph';
 import { isTypeLike, packageOf } from '@knowing/graph';
 import { isTestFilePath } from '@knowing/rank';
 import type { SeedOptions } from './options.js';
@@ -119,4 +119,27 @@ export function selectSeeds(
     seeds.push({ node: hit.node, weight: supplementalWeight, origin: 'path', channels: ['path'] });
   }
   return seeds;
+}
+
+/**
+ * Module nodes that only wrap types: `module ActiveRecord` around `class Base`, repeated in
+ * hundreds of Ruby files, or a Rust `mod` of structs. Such a node is a namespace, not code an
+ * agent reads (its body is the types, which are symbols of their own), so like a file it is
+ * walked through but neither seeded nor returned. A module with methods, fields or constants of
+ * its own (a Ruby mixin, a Rust `mod` of functions) is kept. `memo` caches the answer per node.
+ */
+export async function namespaceWrappers(store: GraphStore, nodes: readonly GraphNode[], memo: Map<NodeId, boolean>): Promise<Set<NodeId>> {
+  const wrappers = new Set<NodeId>();
+  for (const node of nodes) {
+    if (node.kind !== 'module') continue;
+    let wraps = memo.get(node.id);
+    if (wraps === undefined) {
+      const children = await store.edgesFrom(node.id, { types: ['contains'] });
+      const kinds = (await store.getNodes(children.map((e) => e.target))).map((child) => child.kind);
+      wraps = kinds.length > 0 && kinds.every(isTypeLike);
+      memo.set(node.id, wraps);
+    }
+    if (wraps) wrappers.add(node.id);
+  }
+  return wrappers;
 }

@@ -35,3 +35,4 @@ export { ACTION_VERBS } from './data/verbs.js';
 export { ABBREVIATIONS } from './data/abbreviations.js';
 export { PATH_STOP_WORDS } from './data/path-stop-words.js';
 export { PROSE_ABBREVIATIONS, FILE_EXTENSIONS, IDENTIFIER_ATOMS } from './data/lexicon.js';
+export { taskTerms, symbolTerms, countTermMatches, stemTerm } from './terms.js';

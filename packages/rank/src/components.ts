@@ -30,6 +30,7 @@ export const RANK_COMPONENTS = Object.freeze({
   hitsHub: 'hits_hub',
   feedback: 'feedback',
   session: 'session',
+  termMatch: 'term_match',
   hubDamping: 'hub_damping',
   testPenalty: 'test_penalty',
   kindPrior: 'kind_prior',

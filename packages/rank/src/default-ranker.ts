@@ -54,6 +54,7 @@ const OPTIONAL_NUMBERS = [
   'lastObserved',
   'lastModified',
   'sessionBoost',
+  'termMatches',
 ] as const;
 
 /**
@@ -152,6 +153,7 @@ export function scoreInput(input: RankInput, scoring: ScoringContext): ScoredInp
     [C.hitsHub]: hits.hub,
     [C.feedback]: feedbackAdjustment(input.feedback, o.feedback),
     [C.session]: sessionContribution(input.sessionBoost, o.session),
+    [C.termMatch]: o.termMatch.weight * Math.min(input.termMatches ?? 0, o.termMatch.cap),
     [C.hubDamping]: 0,
     [C.testPenalty]: 0,
     [C.kindPrior]: 0,
@@ -194,6 +196,7 @@ export function scoreInput(input: RankInput, scoring: ScoringContext): ScoredInp
     hub: input.hub ?? 0,
     authority: input.authority ?? 0,
     session_boost: input.sessionBoost ?? 0,
+    term_matches: input.termMatches ?? 0,
     test_multiplier: testMultiplier,
   };
   const ratio = feedbackRatio(input.feedback, o.feedback.confidence);

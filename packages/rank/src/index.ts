@@ -10,6 +10,7 @@ export type {
   CheckedRanker,
   RankingWeights,
   HitsAdjustmentOptions,
+  TermMatchOptions,
   FeedbackScoringOptions,
   SessionScoringOptions,
   RecencyBucket,

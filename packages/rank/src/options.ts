@@ -107,6 +107,7 @@ export const DEFAULT_RANKING_OPTIONS: RankingOptions = deepFreeze({
   testTaskWords: DEFAULT_TEST_TASK_WORDS,
   isTestSymbol: defaultIsTestSymbol,
   forcedMargin: 0.1,
+  termMatch: { weight: 0.15, cap: 4 },
 } satisfies RankingOptions);
 
 function invalid(message: string): KnowingError {
@@ -164,6 +165,8 @@ function validateRankingOptions(o: RankingOptions): void {
   if (!Array.isArray(o.testTaskWords)) throw invalid('ranking option testTaskWords must be an array of words');
   if (typeof o.isTestSymbol !== 'function') throw invalid('ranking option isTestSymbol must be a function');
   checkNumber('forcedMargin', o.forcedMargin, 0);
+  checkNumber('termMatch.weight', o.termMatch.weight, 0);
+  checkNumber('termMatch.cap', o.termMatch.cap, 0);
 }
 
 /** Copy arrays and plain objects (so freezing never touches the caller's values); keep functions. */

@@ -61,6 +61,11 @@ export interface RankInput {
   readonly sessionBoost?: number;
   /** Equivalence classes (concept names) that matched this symbol. */
   readonly equivalenceClasses?: readonly string[];
+  /**
+   * How many distinct task terms the symbol's own path names (its enclosing types and its name,
+   * stemmed; see `countTermMatches` in `@knowing/keywords`). Absent = 0.
+   */
+  readonly termMatches?: number;
   /** Framework forced injection: the symbol goes to the front of the ranking. */
   readonly forced?: boolean;
 }
@@ -263,6 +268,19 @@ export interface RankingOptions {
   readonly isTestSymbol: (node: GraphNode) => boolean;
   /** Forced symbols score this much above the current top. @default 0.1 */
   readonly forcedMargin: number;
+  readonly termMatch: TermMatchOptions;
+}
+
+/**
+ * The lexical signal: a bonus per task term the symbol's path names. A symbol named after two
+ * or three of the task's words (`SerializerChain` for "the serializer chain") is the likeliest
+ * target among the candidates the walk ranks alike.
+ */
+export interface TermMatchOptions {
+  /** Score added per matched term. @default 0.15 */
+  readonly weight: number;
+  /** Matches counted at most. @default 4 */
+  readonly cap: number;
 }
 
 /** Partial options: any top-level key, and any key of a nested group. */

@@ -283,3 +283,28 @@ describe('options', () => {
     expect(() => createDefaultRanker().rank([{ ...ok, rwr: Number.NaN }], { task: '' })).toThrow(/rank input 0/);
   });
 });
+
+describe('term matches', () => {
+  const input = (name: string, termMatches?: number): RankInput => ({
+    node: fixtureNode('src/a.py', name),
+    rwr: 0.2,
+    distance: 1,
+    isSeed: false,
+    ...(termMatches !== undefined ? { termMatches } : {}),
+  });
+
+  it('adds weight × matched terms, capped, and orders otherwise equal candidates by it', () => {
+    const ranker = createDefaultRanker({ termMatch: { weight: 0.15, cap: 4 } });
+    const ranked = ranker.rank([input('plain'), input('two', 2), input('many', 9)], { task: 't', now: NOW });
+    expect(ranked.map((r) => r.node.name)).toEqual(['many', 'two', 'plain']);
+    near(ranked[0]!.components.term_match, 0.15 * 4);
+    near(ranked[1]!.components.term_match, 0.15 * 2);
+    near(ranked[2]!.components.term_match, 0);
+    near(ranked[0]!.score - ranked[2]!.score, 0.6);
+  });
+
+  it('rejects a negative weight and a non-finite match count', () => {
+    expect(() => createDefaultRanker({ termMatch: { weight: -1 } })).toThrow(/termMatch.weight/);
+    expect(() => createDefaultRanker().rank([input('x', Number.NaN)], { task: 't', now: NOW })).toThrow(/termMatches/);
+  });
+});

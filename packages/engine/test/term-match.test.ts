@@ -1,0 +1,72 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { taskTerms } from '@knowing/keywords';
+import type { GraphNode } from '@knowing/graph';
+import { createSqliteStore } from '@knowing/store-sqlite';
+import type { SqliteGraphStore } from '@knowing/store-sqlite';
+import { indexRepository } from '@knowing/indexer';
+import { boostTermMatches } from '../src/fusion.js';
+import { namespaceWrappers } from '../src/seeds.js';
+import { symbolPathOf } from '../src/pipeline.js';
+import { createEngine } from '../src/index.js';
+import type { FusedCandidate } from '../src/types.js';
+
+function candidate(symbolPath: string, score: number): FusedCandidate {
+  const file = 'src/serial.java';
+  const name = symbolPath.slice(symbolPath.lastIndexOf('.') + 1);
+  const node: GraphNode = { id: symbolPath, name, qualifiedName: `${file}.${symbolPath}`, kind: 'class', language: 'java', file, startLine: 1, endLine: 2, signature: '', doc: '', isTest: false, external: false };
+  return { node, score, channels: ['bm25'], details: {} };
+}
+
+describe('boostTermMatches', () => {
+  const fused = [candidate('Response', 0.05), candidate('Request.body', 0.045), candidate('SerializerChain', 0.03), candidate('Route', 0.01)];
+  const terms = new Set(taskTerms('how route values are serialized through the serializer chain'));
+
+  it('lifts a candidate named after several task terms over ones that only ranked higher', () => {
+    const boosted = boostTermMatches(fused, terms, 0.02, 10, symbolPathOf);
+    // Route names one term too (+0.02), not enough to pass Response.
+    expect(boosted.map((c) => c.node.name)).toEqual(['SerializerChain', 'Response', 'body', 'Route']);
+    expect(boosted[0]!.score).toBeCloseTo(0.03 + 2 * 0.02);
+  });
+
+  it('keeps the fused order and only cuts to the limit when the bonus is 0', () => {
+    expect(boostTermMatches(fused, terms, 0, 3, symbolPathOf).map((c) => c.node.name)).toEqual(['Response', 'body', 'SerializerChain']);
+  });
+});
+
+describe('namespace wrappers (Ruby modules that only wrap classes)', () => {
+  let dir: string;
+  let store: SqliteGraphStore;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'knowing-namespaces-'));
+    const root = join(dir, 'repo');
+    mkdirSync(join(root, 'lib/shop'), { recursive: true });
+    writeFileSync(join(root, 'lib/shop/cart.rb'), 'module Shop\n  class Cart\n    def add_item(item)\n      @items << item\n    end\n  end\nend\n');
+    writeFileSync(join(root, 'lib/shop/order.rb'), 'module Shop\n  class Order\n    def checkout_cart\n      Cart.new.add_item(1)\n    end\n  end\nend\n');
+    writeFileSync(join(root, 'lib/shop/pricing.rb'), 'module Shop\n  module Pricing\n    def self.cart_total(cart)\n      cart.sum\n    end\n  end\nend\n');
+    store = await createSqliteStore({ path: join(dir, 'graph.db') });
+    await indexRepository({ root, store, workers: 0, repoId: 'shop' });
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('marks modules whose only members are types, and keeps modules with methods of their own', async () => {
+    const modules = (await store.findNodesByName('Shop')).concat(await store.findNodesByName('Pricing')).filter((n) => n.kind === 'module');
+    const wrappers = await namespaceWrappers(store, modules, new Map());
+    const wrapped = modules.filter((m) => wrappers.has(m.id)).map((m) => m.qualifiedName).sort();
+    expect(wrapped).toEqual(['lib/shop/cart.rb.Shop', 'lib/shop/order.rb.Shop', 'lib/shop/pricing.rb.Shop']);
+    expect(modules.find((m) => m.name === 'Pricing' && !wrappers.has(m.id))).toBeDefined();
+  });
+
+  it('never returns a wrapper from forTask, while the classes inside it are returned', async () => {
+    const engine = createEngine({ store });
+    const answer = await engine.forTask('shop cart: add an item to the cart', { budget: 4000, fresh: true });
+    const names = answer.pack.symbols.map((s) => s.node.qualifiedName);
+    expect(names).toContain('lib/shop/cart.rb.Shop::Cart');
+    expect(names.filter((n) => n.endsWith('.rb.Shop'))).toEqual([]);
+  });
+});

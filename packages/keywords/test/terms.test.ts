@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { countTermMatches, stemTerm, symbolTerms, taskTerms } from '../src/index.js';
+
+describe('stemTerm', () => {
+  it('brings inflections of one word onto one stem', () => {
+    const stems = (words: string[]) => new Set(words.map(stemTerm));
+    expect(stems(['serialize', 'serializer', 'serialized', 'serializers', 'serialization'])).toEqual(new Set(['serializ']));
+    expect(stems(['route', 'routes', 'routing'])).toEqual(new Set(['rout']));
+    expect(stems(['dependency', 'dependencies'])).toEqual(new Set(['dependency']));
+    expect(stems(['process', 'processes'])).toEqual(new Set(['process']));
+  });
+
+  it('leaves short words and double-s words alone', () => {
+    expect(stemTerm('user')).toBe('user');
+    expect(stemTerm('node')).toBe('node');
+    expect(stemTerm('class')).toBe('class');
+    expect(stemTerm('access')).toBe('access');
+    expect(stemTerm('Files')).toBe('file');
+  });
+});
+
+describe('taskTerms', () => {
+  it('keeps content words and identifier parts, drops stop words, numbers and short words', () => {
+    expect(taskTerms('Fix how the SerializerChain handles HTTP 404 in a route')).toEqual(['serializ', 'chain', 'handl', 'http', 'rout']);
+  });
+
+  it('returns each stem once', () => {
+    expect(taskTerms('routes route routing')).toEqual(['rout']);
+  });
+});
+
+describe('symbolTerms and countTermMatches', () => {
+  it('splits qualified paths in every language convention', () => {
+    expect(symbolTerms('Jekyll::Drops::DocumentDrop.to_liquid')).toEqual(['jekyll', 'drop', 'document', 'liquid']);
+    expect(symbolTerms('SerializerChain#process')).toEqual(['serializ', 'chain', 'process']);
+  });
+
+  it('counts distinct task terms a symbol names, including its enclosing type', () => {
+    const task = new Set(taskTerms('Trace how route return values are serialized through the serializer chain'));
+    expect(countTermMatches(task, 'SerializerChain.process')).toBe(2);
+    expect(countTermMatches(task, 'Serializer.processElement')).toBe(1);
+    expect(countTermMatches(task, 'Response.body')).toBe(0);
+  });
+});
