@@ -12,13 +12,16 @@
  * the built dist/worker.js); `pnpm --filter @knowing/indexer build` first and pass --built to
  * import the built indexer and parse in worker threads.
  */
-import { fork } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { createSqliteStore } from '@knowing/store-sqlite';
 import type { IndexSummary } from '@knowing/indexer';
+import { journalFor, restoreOnExit, restorePendingEdit } from './edit-journal.js';
+import { fmt, median } from './perf-lib.js';
+import { headCommit, listRepos, loadBuiltIndexer, measureIndexing, reportToParent, runRepoInChild } from './perf-measure.js';
+import type { IndexerModule } from './perf-measure.js';
 
 interface Args {
   corpus: string;
@@ -80,82 +83,29 @@ function parseArgs(argv: readonly string[]): Args {
   return args;
 }
 
-async function loadIndexer(built: boolean): Promise<typeof import('@knowing/indexer')> {
-  if (!built) return import('@knowing/indexer');
-  const dist = fileURLToPath(new URL('../../packages/indexer/dist/index.js', import.meta.url));
-  if (!existsSync(dist)) throw new Error(`${dist} is missing — run \`pnpm --filter @knowing/indexer build\` first`);
-  return (await import(pathToFileURL(dist).href)) as typeof import('@knowing/indexer');
-}
-
-function headCommit(dir: string): string | null {
-  try {
-    const head = readFileSync(join(dir, '.git', 'HEAD'), 'utf8').trim();
-    if (/^[0-9a-f]{40}$/.test(head)) return head;
-    const ref = /^ref:\s*(.+)$/.exec(head)?.[1];
-    return ref ? readFileSync(join(dir, '.git', ref), 'utf8').trim() : null;
-  } catch {
-    return null;
-  }
-}
-
 const EDIT_CYCLES = 3;
-const COMMENT_BY_EXTENSION: Record<string, string> = { '.py': '#', '.pyi': '#', '.rb': '#' };
 
-/** A mid-sized source file the index holds: deterministic, typical of the repository. */
-async function pickFile(store: Awaited<ReturnType<typeof createSqliteStore>>): Promise<string | null> {
-  const files = (await store.listFiles()).filter((f) => f.syntaxErrors === 0).sort((a, b) => a.sizeBytes - b.sizeBytes || (a.path < b.path ? -1 : 1));
-  return files[Math.floor(files.length / 2)]?.path ?? null;
+async function loadIndexer(built: boolean): Promise<IndexerModule> {
+  return built ? loadBuiltIndexer() : import('@knowing/indexer');
 }
 
 async function benchRepo(args: Args, repo: string): Promise<RepoResult> {
   const { indexRepository } = await loadIndexer(args.built);
   const root = join(args.corpus, repo);
+  const journal = journalFor(root);
+  restoreOnExit(journal);
   const dbDir = mkdtempSync(join(tmpdir(), `knowing-index-bench-${repo}-`));
   const dbPath = join(dbDir, 'graph.db');
+  // Also on Ctrl-C, which ends this process without running the finally below.
+  if (!args.keep) process.on('exit', () => rmSync(dbDir, { recursive: true, force: true }));
   const store = await createSqliteStore({ path: dbPath });
-  const options = {
-    root,
-    store,
-    ...(args.workers !== undefined ? { workers: args.workers } : {}),
-    ...(args.languages ? { languages: args.languages } : {}),
-  };
   try {
-    let started = performance.now();
-    const full = await indexRepository(options);
-    const fullMs = performance.now() - started;
-
-    started = performance.now();
-    const again = await indexRepository(options);
-    const noChangeMs = performance.now() - started;
-
     // Three edit/restore cycles: the first edit runs cold code paths (as a fresh CLI process
     // would), later ones what a long-lived process (MCP server, watch mode) sees.
-    const touched = await pickFile(store);
-    const oneFileRuns: { ms: number; summary: IndexSummary }[] = [];
-    if (touched) {
-      const file = join(root, touched);
-      const original = readFileSync(file);
-      const { atime, mtime } = statSync(file);
-      const dot = touched.lastIndexOf('.');
-      const marker = COMMENT_BY_EXTENSION[touched.slice(dot)] ?? '//';
-      try {
-        for (let cycle = 0; cycle < EDIT_CYCLES; cycle++) {
-          writeFileSync(file, Buffer.concat([original, Buffer.from(`\n${marker} knowing index-bench edit ${cycle}\n`)]));
-          started = performance.now();
-          const summary = await indexRepository(options);
-          oneFileRuns.push({ ms: performance.now() - started, summary });
-          writeFileSync(file, original);
-          utimesSync(file, atime, mtime);
-          await indexRepository(options);
-        }
-      } finally {
-        writeFileSync(file, original);
-        utimesSync(file, atime, mtime);
-      }
-    }
-    const sortedRuns = [...oneFileRuns].sort((a, b) => a.ms - b.ms);
-    const median = sortedRuns[Math.floor(sortedRuns.length / 2)];
-    const first = oneFileRuns[0];
+    const f = await measureIndexing({ indexRepository, root, store, dbPath, journal, edits: EDIT_CYCLES, workers: args.workers, languages: args.languages });
+    const { full } = f;
+    const medianMs = median(f.oneFile.map((r) => r.ms));
+    const mid = f.oneFile.find((r) => r.ms === medianMs);
     const mb = full.bytes.total / 1e6;
     return {
       repo,
@@ -169,40 +119,26 @@ async function benchRepo(args: Args, repo: string): Promise<RepoResult> {
       externalNodes: full.externalNodes,
       skipped: { ...full.skippedByReason } as Record<string, number>,
       syntaxErrorFiles: full.syntaxErrors.length,
-      fullMs,
-      mbPerSecond: mb / (fullMs / 1000),
+      fullMs: f.fullMs,
+      mbPerSecond: mb / (f.fullMs / 1000),
       timings: full.timings,
       parser: full.parser,
-      noChangeMs,
-      noChangeParsed: again.files.parsed,
-      touchedFile: touched,
-      oneFileFirstMs: first?.ms ?? null,
-      oneFileMs: median?.ms ?? null,
-      oneFileTimings: median?.summary.timings ?? null,
-      oneFileParsed: median?.summary.files.parsed ?? null,
-      oneFileWritten: median?.summary.files.written ?? null,
-      peakRssMb: process.resourceUsage().maxRSS / 1024,
-      dbMb: statSync(dbPath).size / 1e6,
+      noChangeMs: f.noChange.ms,
+      noChangeParsed: f.noChange.summary.files.parsed,
+      touchedFile: f.touchedFile,
+      oneFileFirstMs: f.oneFile[0]?.ms ?? null,
+      oneFileMs: mid?.ms ?? null,
+      oneFileTimings: mid?.summary.timings ?? null,
+      oneFileParsed: mid?.summary.files.parsed ?? null,
+      oneFileWritten: mid?.summary.files.written ?? null,
+      peakRssMb: f.peakRssMb,
+      dbMb: f.dbMb,
     };
   } finally {
     await store.close();
     if (!args.keep) rmSync(dbDir, { recursive: true, force: true });
   }
 }
-
-function runChild(repo: string, argv: readonly string[]): Promise<RepoResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), [...argv, '--child', repo], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    let result: RepoResult | undefined;
-    child.on('message', (message) => {
-      result = message as RepoResult;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => (result ? resolvePromise(result) : reject(new Error(`${repo}: benchmark process exited with code ${code}`))));
-  });
-}
-
-const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 function print(results: readonly RepoResult[], corpus: string): void {
   console.log(`index benchmark — corpus ${corpus}, ${cpus().length} cores, node ${process.version}`);
@@ -230,16 +166,17 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const args = parseArgs(argv);
   if (args.child) {
-    const result = await benchRepo(args, args.child);
-    process.send?.(result);
+    const repo = args.child;
+    await reportToParent(() => benchRepo(args, repo));
     return;
   }
-  // Dot-directories are scratch space (other tools' caches), not repositories.
-  const repos = (args.repos ?? readdirSync(args.corpus).filter((name) => !name.startsWith('.') && statSync(join(args.corpus, name)).isDirectory())).sort();
+  const script = fileURLToPath(import.meta.url);
+  const childArgv = argv.filter((_, i) => argv[i] !== '--child' && argv[i - 1] !== '--child');
   const results: RepoResult[] = [];
-  for (const repo of repos) {
-    if (!existsSync(join(args.corpus, repo))) throw new Error(`${join(args.corpus, repo)} does not exist`);
-    results.push(await runChild(repo, argv.filter((_, i) => argv[i] !== '--child' && argv[i - 1] !== '--child')));
+  for (const repo of listRepos(args.corpus, args.repos)) {
+    const journal = journalFor(join(args.corpus, repo));
+    restorePendingEdit(journal); // left by an earlier run that was killed mid-edit
+    results.push(await runRepoInChild<RepoResult>(script, childArgv, repo, () => restorePendingEdit(journal)));
   }
   if (args.json) console.log(JSON.stringify(results, null, 2));
   else print(results, args.corpus);

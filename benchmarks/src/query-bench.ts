@@ -21,8 +21,9 @@ import { createSqliteStore } from '@knowing/store-sqlite';
 import { createEngine } from '@knowing/engine';
 import { createExactTokenizer } from '@knowing/pack';
 import { formatPack } from '@knowing/wire';
-import { loadAdjacency, forgetAdjacency } from '@knowing/walk';
 import { readTasks } from './corpus.js';
+import { percentile } from './perf-lib.js';
+import { measureAdjacency, measureForTask } from './perf-measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -44,10 +45,6 @@ const corpus = resolve(process.env.INIT_CWD ?? process.cwd(), values.corpus ?? '
 const budget = Number(values.budget);
 const tasks = readTasks(values.bench!);
 const tokenizer = await createExactTokenizer();
-const percentile = (xs: number[], p: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
-};
 const FORMATS = ['json', 'xml', 'markdown', 'gcf', 'gcb'] as const;
 
 if (values.db) {
@@ -63,39 +60,26 @@ for (const repo of values.repos!.split(',')) {
     continue;
   }
   const store = await createSqliteStore({ path: db });
-  const snapshot = await store.currentSnapshot();
-  let t = performance.now();
-  await store.deleteNote('adjacency');
-  const built = await loadAdjacency(store, { notes: store, snapshotId: snapshot?.id ?? null });
-  const buildMs = performance.now() - t;
-  forgetAdjacency(store);
-  t = performance.now();
-  const loaded = await loadAdjacency(store, { notes: store, snapshotId: snapshot?.id ?? null });
-  const loadMs = performance.now() - t;
-
+  const { buildMs, buildSource, loadMs, loadSource } = await measureAdjacency(store);
   const engine = createEngine({ store });
   await engine.warm();
-  const cold: number[] = [];
-  const warm: number[] = [];
   const tokens: Record<string, number> = Object.fromEntries(FORMATS.map((f) => [f, 0]));
-  for (const task of repoTasks) {
-    t = performance.now();
-    const answer = await engine.forTask(task.description, { budget, fresh: true });
-    cold.push(performance.now() - t);
-    await engine.forTask(task.description, { budget }); // fills the answer cache
-    t = performance.now();
-    await engine.forTask(task.description, { budget });
-    warm.push(performance.now() - t);
-    for (const format of FORMATS) {
-      const out = formatPack(answer.pack, { format, task: task.description });
-      tokens[format]! += typeof out === 'string' ? tokenizer.count(out) : Math.ceil(out.length / 4);
-    }
-  }
+  const { cold, warm } = await measureForTask(
+    engine,
+    repoTasks.map((task) => task.description),
+    budget,
+    (task, answer) => {
+      for (const format of FORMATS) {
+        const out = formatPack(answer.pack, { format, task });
+        tokens[format]! += typeof out === 'string' ? tokenizer.count(out) : Math.ceil(out.length / 4);
+      }
+    },
+  );
   const counts = await store.counts();
   await store.close();
   const n = repoTasks.length;
   process.stdout.write(
-    `${repo.padEnd(11)} ${counts.nodes} nodes ${counts.edges} edges | adjacency build ${buildMs.toFixed(0)} ms (${built.source}), load ${loadMs.toFixed(0)} ms (${loaded.source}) | ` +
+    `${repo.padEnd(11)} ${counts.nodes} nodes ${counts.edges} edges | adjacency build ${buildMs.toFixed(0)} ms (${buildSource}), load ${loadMs.toFixed(0)} ms (${loadSource}) | ` +
       `forTask cold p50 ${percentile(cold, 0.5).toFixed(1)} p95 ${percentile(cold, 0.95).toFixed(1)} ms, warm p50 ${percentile(warm, 0.5).toFixed(2)} p95 ${percentile(warm, 0.95).toFixed(2)} ms | ` +
       `tokens/pack ${FORMATS.map((f) => `${f} ${Math.round(tokens[f]! / n)}`).join(', ')} (gcb: bytes/4) | gcf/json ${(tokens.gcf! / tokens.json!).toFixed(2)}\n`,
   );
@@ -114,27 +98,9 @@ async function syntheticRun(db: string, count: number): Promise<void> {
   }
   const picked = Array.from({ length: count }, (_, i) => names[Math.floor(((i * 7919) % names.length))]!);
   const tasks = picked.map((name) => `change how ${name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ')} works`);
-  let t = performance.now();
-  const snapshot = await store.currentSnapshot();
-  await store.deleteNote('adjacency');
-  await loadAdjacency(store, { notes: store, snapshotId: snapshot?.id ?? null });
-  const buildMs = performance.now() - t;
-  forgetAdjacency(store);
-  t = performance.now();
-  await loadAdjacency(store, { notes: store, snapshotId: snapshot?.id ?? null });
-  const loadMs = performance.now() - t;
+  const { buildMs, loadMs } = await measureAdjacency(store);
   const engine = createEngine({ store });
-  const cold: number[] = [];
-  const warm: number[] = [];
-  for (const task of tasks) {
-    t = performance.now();
-    await engine.forTask(task, { budget: Number(values.budget), fresh: true });
-    cold.push(performance.now() - t);
-    await engine.forTask(task, { budget: Number(values.budget) });
-    t = performance.now();
-    await engine.forTask(task, { budget: Number(values.budget) });
-    warm.push(performance.now() - t);
-  }
+  const { cold, warm } = await measureForTask(engine, tasks, Number(values.budget));
   await store.close();
   process.stdout.write(
     `${db}: ${counts.nodes} nodes ${counts.edges} edges, ${tasks.length} tasks from symbol names | adjacency build ${buildMs.toFixed(0)} ms, load ${loadMs.toFixed(0)} ms | ` +
