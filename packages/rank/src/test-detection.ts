@@ -1,6 +1,9 @@
 /** Directory segments that hold tests in every language we index. */
 const TEST_DIRECTORIES = new Set(['tests', '__tests__', 'unittests', 'integrationtests', 'acceptancetests']);
 
+/** Test-support packages and crates: `test-support`, `cargo-test-support`, `testutil`, `testutils`, `test_helpers`. */
+const TEST_SUPPORT = /(^|[-_])test[-_]?(support|utils?|helpers?)$/;
+
 /**
  * Whether a repo-relative path is a test file, by the naming conventions of the indexed
  * languages: `_test.go`; `test_*.py`, `*_test.py`, `conftest.py`; `*.test.*`, `*.spec.*`;
@@ -24,9 +27,12 @@ export function isTestFilePath(path: string): boolean {
   if (base.endsWith('.py') && (base.startsWith('test_') || base.endsWith('_test.py') || base === 'conftest.py')) return true;
   const ruby = base.endsWith('.rb');
   if (ruby && base.endsWith('_spec.rb')) return true;
+  // A top-level `testing/` holds a project's test harness (Ocelot, Terraform); nested under a
+  // library (`lib/rails/testing/`) it is usually shipped API, so only the root one counts.
+  if (segments[0] === 'testing') return true;
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
-    if (TEST_DIRECTORIES.has(segment) || segment.endsWith('.tests')) return true;
+    if (TEST_DIRECTORIES.has(segment) || segment.endsWith('.tests') || TEST_SUPPORT.test(segment)) return true;
     if (segment === 'test') {
       // Ruby gems keep helpers called `test` under lib/ (e.g. lib/rack/test/); those are library code.
       if (!(ruby && segments.slice(0, i).includes('lib'))) return true;

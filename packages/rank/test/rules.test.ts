@@ -101,12 +101,16 @@ describe('test-file detection', () => {
       'spec/models/user_spec.rb',
       'Project.Tests/FooTests.cs',
       'src/UnitTests/Foo.cs',
+      'testing/AcceptanceSteps.cs',
+      'crates/cargo-test-support/src/registry.rs',
+      'internal/testutil/fake.go',
+      'pkg/test_helpers/db.py',
     ]) {
       expect(isTestFilePath(path), path).toBe(true);
     }
   });
   it('leaves library code alone, including modules about testing', () => {
-    for (const path of ['src/flask/testing.py', 'src/app.ts', 'lib/rack/test/methods.rb', 'lib/rspec/spec/helper.rb', 'src/contest/x.go', 'docs/latest.md', '']) {
+    for (const path of ['src/flask/testing.py', 'src/app.ts', 'lib/rack/test/methods.rb', 'lib/rspec/spec/helper.rb', 'src/contest/x.go', 'docs/latest.md', 'lib/rails/testing/assertions.rb', 'src/test_support_matrix.rs', '']) {
       expect(isTestFilePath(path), path).toBe(false);
     }
   });
