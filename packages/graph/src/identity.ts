@@ -1,9 +1,17 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { NodeId, NodeKind } from './types.js';
+
+const { createHash } = crypto;
+
+/**
+ * One-shot hashing (Node ≥ 20.12): about 40% cheaper than a Hash object for the short inputs
+ * hashed by the hundred thousand (node ids, edge keys). Absent on older Node versions.
+ */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string }).hash;
 
 /** Hex SHA-256 of a UTF-8 string or bytes. */
 export function sha256Hex(input: string | Uint8Array): string {
-  return createHash('sha256').update(input).digest('hex');
+  return oneShot ? oneShot('sha256', input, 'hex') : createHash('sha256').update(input).digest('hex');
 }
 
 /**
@@ -16,7 +24,7 @@ export function sha256Hex(input: string | Uint8Array): string {
  * ```
  */
 export function nodeId(repo: string, qualifiedName: string, kind: NodeKind): NodeId {
-  return createHash('sha256').update(`node\0${repo}\0${qualifiedName}\0${kind}`).digest('hex').slice(0, 32);
+  return sha256Hex(`node\0${repo}\0${qualifiedName}\0${kind}`).slice(0, 32);
 }
 
 /**
