@@ -1,4 +1,4 @@
-import { ErrorCode } from '@knowing/graph';
+import type { ErrorCode } from '@knowing/graph';
 
 /**
  * Exit codes of the `knowing` command. Scripts branch on these; the README and `--help`
@@ -56,18 +56,22 @@ export function configError(file: string, message: string, hint?: string, cause?
   return new CliError(ExitCode.Usage, CliErrorCode.Config, `${file}: ${message}`, hint, cause === undefined ? undefined : { cause });
 }
 
+// The library's codes as literals (checked against its ErrorCode type), so that loading this
+// module, as every run of the CLI does, does not load @knowing/graph.
 const EXIT_BY_KNOWING_CODE: Readonly<Record<string, ExitCode>> = {
-  [ErrorCode.InvalidArgument]: ExitCode.Usage,
-  [ErrorCode.UnknownLanguage]: ExitCode.Usage,
-  [ErrorCode.NoIndex]: ExitCode.NoIndex,
-  [ErrorCode.PathNotFound]: ExitCode.PathNotFound,
-  [ErrorCode.NotADatabase]: ExitCode.Database,
-  [ErrorCode.SchemaTooNew]: ExitCode.Database,
-  [ErrorCode.ReadOnly]: ExitCode.Database,
-  [ErrorCode.Locked]: ExitCode.Database,
-  [ErrorCode.Corrupt]: ExitCode.Database,
-  [ErrorCode.StoreClosed]: ExitCode.Database,
-};
+  INVALID_ARGUMENT: ExitCode.Usage,
+  UNKNOWN_LANGUAGE: ExitCode.Usage,
+  NO_INDEX: ExitCode.NoIndex,
+  PATH_NOT_FOUND: ExitCode.PathNotFound,
+  STORE_NOT_A_DATABASE: ExitCode.Database,
+  STORE_SCHEMA_TOO_NEW: ExitCode.Database,
+  STORE_READ_ONLY: ExitCode.Database,
+  STORE_LOCKED: ExitCode.Database,
+  STORE_CORRUPT: ExitCode.Database,
+  STORE_CLOSED: ExitCode.Database,
+} satisfies Partial<Record<ErrorCode, ExitCode>>;
+
+const INTERNAL: ErrorCode = 'INTERNAL';
 
 /** What the CLI prints for a failure: one message, an optional hint, a code and an exit code. */
 export interface Failure {
@@ -116,8 +120,8 @@ export function toFailure(error: unknown): Failure {
       exitCode: EXIT_BY_KNOWING_CODE[error.code] ?? ExitCode.Failure,
       code: error.code,
       message: bareMessage(error.message, error.hint),
-      hint: error.hint ?? (error.code === ErrorCode.Internal ? 'this looks like a bug in knowing; please report it' : undefined),
-      stack: error.code === ErrorCode.Internal ? error.stack : undefined,
+      hint: error.hint ?? (error.code === INTERNAL ? 'this looks like a bug in knowing; please report it' : undefined),
+      stack: error.code === INTERNAL ? error.stack : undefined,
     };
   }
   if (error instanceof Error && error.name === 'AbortError') {

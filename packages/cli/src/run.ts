@@ -1,20 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { booleanValue, closest, parseCommandArgs, splitCommand, stringValue } from './args.js';
 import type { Command, CommandContext } from './command.js';
-import { contextCommand, expandOptionalPr } from './commands/context.js';
-import { indexCommand } from './commands/index-command.js';
-import { mcpCommand } from './commands/mcp.js';
-import { statsCommand } from './commands/stats.js';
-import { testScopeCommand } from './commands/test-scope.js';
-import { vizCommand } from './commands/viz.js';
-import { whyCommand } from './commands/why.js';
+import { COMMANDS, contextCommand, expandOptionalPr } from './commands.js';
 import { ExitCode, toFailure, usageError } from './errors.js';
 import { CONFIG_HELP, commandHelp, generalHelp } from './help.js';
 import { createOutput } from './io.js';
 import type { CliIO } from './io.js';
-
-/** Every subcommand, in the order the help lists them. */
-export const COMMANDS: readonly Command[] = [indexCommand, statsCommand, contextCommand, whyCommand, testScopeCommand, vizCommand, mcpCommand];
 
 let cachedVersion: string | undefined;
 

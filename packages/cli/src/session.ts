@@ -1,15 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createEngine } from '@knowing/engine';
-import type { Engine } from '@knowing/engine';
 import { createSqliteStore } from '@knowing/store-sqlite';
 import type { SqliteGraphStore } from '@knowing/store-sqlite';
 import type { RepoInfo } from '@knowing/graph';
-import { costFunctionFor, createFormatRegistry } from '@knowing/wire';
 import type { CommandContext } from './command.js';
-import { loadConfig, loadRanker } from './config.js';
+import { loadConfig } from './config.js';
 import type { LoadedConfig } from './config.js';
-import { CliError, ExitCode, configError, toFailure, usageError } from './errors.js';
+import { CliError, ExitCode } from './errors.js';
 import { defaultDatabasePath, displayPath, resolveRepoRoot } from './repo.js';
 
 /** Where a command works: the repository, its index file and its config. */
@@ -88,46 +85,4 @@ export async function openIndex(ctx: CommandContext): Promise<OpenIndex> {
     await store.close().catch(() => {});
     throw error;
   }
-}
-
-/** The engine over an open index, with the config's ranker, plugins and options. */
-export async function engineFor(index: OpenIndex): Promise<Engine> {
-  const { loaded } = index;
-  const ranker = await loadRanker(loaded);
-  const engine = createEngine({
-    store: index.store,
-    ...(ranker ? { ranker } : {}),
-    ...(loaded.config.engine ? { options: loaded.config.engine } : {}),
-    // The budget counts what the chosen format really costs per symbol.
-    symbolCost: (format) => (formats.has(format) ? costFunctionFor(format) : undefined),
-  });
-  for (const [i, plugin] of (loaded.config.plugins ?? []).entries()) {
-    try {
-      await engine.classes.loadFromPackage(plugin, { from: loaded.directory });
-    } catch (error) {
-      const failure = toFailure(error);
-      throw configError(loaded.file ?? 'config', `"plugins[${i}]" (${plugin}): ${failure.message}`, failure.hint, error);
-    }
-  }
-  return engine;
-}
-
-const formats = createFormatRegistry();
-
-/** The names of the output formats, in registry order. */
-export function formatNames(): string[] {
-  return formats.list().map((f) => f.name);
-}
-
-/** A known format name (normalised), or a usage error listing the known ones. */
-export function checkFormat(name: string, flag = '--format'): string {
-  const normalized = name.trim().toLowerCase();
-  if (!formats.has(normalized)) {
-    throw usageError(`unknown format "${name}"${flag ? ` for ${flag}` : ''}`, `known formats: ${formatNames().join(', ')}`);
-  }
-  return normalized;
-}
-
-export function isBinaryFormat(name: string): boolean {
-  return formats.get(name).binary;
 }

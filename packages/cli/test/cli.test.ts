@@ -2,7 +2,7 @@ import { appendFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeGcb, decodeGcf } from '@knowing/wire';
-import { FIXTURE, emptyDir, fixtureRepo, git, knowing, removeScratch } from './helpers.js';
+import { FIXTURE, emptyDir, fixtureRepo, git, knowing, packagesLoaded, removeScratch } from './helpers.js';
 
 afterAll(removeScratch);
 
@@ -494,5 +494,30 @@ describe('help and version', () => {
     const version = await knowing(['--version'], { cwd: repo });
     expect(version.code).toBe(0);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+describe('start-up loads only what the command needs', () => {
+  it('--version, --help, a command\'s help and a usage error load no package but the CLI', async () => {
+    for (const args of [['--version'], ['--help'], ['help', 'index'], ['context', '--help'], ['context', '--bogus']]) {
+      const { packages, result } = await packagesLoaded(args, { cwd: repo });
+      expect(result.code, args.join(' ')).toBe(args.includes('--bogus') ? 2 : 0);
+      expect([...packages], args.join(' ')).toEqual(['knowing']);
+    }
+  });
+
+  it('context loads the store, the engine and the formats, but not the indexer', async () => {
+    const { packages, result } = await packagesLoaded(['context', '--task', TASK], { cwd: repo });
+    expect(result.code).toBe(0);
+    for (const name of ['@knowing/store-sqlite', '@knowing/engine', '@knowing/wire']) expect(packages).toContain(name);
+    expect(packages).not.toContain('@knowing/indexer');
+    expect(packages).not.toContain('@knowing/mcp');
+  });
+
+  it('stats loads the store only', async () => {
+    const { packages, result } = await packagesLoaded(['stats'], { cwd: repo });
+    expect(result.code).toBe(0);
+    expect(packages).toContain('@knowing/store-sqlite');
+    for (const name of ['@knowing/engine', '@knowing/wire', '@knowing/indexer', '@knowing/mcp']) expect(packages).not.toContain(name);
   });
 });

@@ -1,8 +1,8 @@
 import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -27,9 +27,12 @@ export interface CliResult {
 }
 
 /** Run `node dist/bin.js …args` in `cwd`, optionally feeding stdin. */
-export function knowing(args: readonly string[], options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+export function knowing(
+  args: readonly string[],
+  options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv; nodeArgs?: readonly string[] },
+): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
       cwd: options.cwd,
       env: { ...process.env, NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -68,4 +71,29 @@ export function fixtureRepo(prefix = 'knowing-cli-'): string {
 /** An empty scratch directory (no git, no index). */
 export function emptyDir(prefix = 'knowing-cli-empty-'): string {
   return mkdtempSync(join(SCRATCH, prefix));
+}
+
+const LOAD_TRACE = resolve(HERE, 'load-trace.mjs');
+
+/**
+ * The packages a run of the binary loads (module URLs mapped to package names: `knowing` for
+ * the CLI itself, `@knowing/<dir>` for a workspace package, else the name under node_modules;
+ * node builtins left out), with the run's result.
+ */
+export async function packagesLoaded(args: readonly string[], options: { cwd: string }): Promise<{ packages: Set<string>; result: CliResult }> {
+  const trace = join(SCRATCH, `load-trace-${process.pid}-${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(trace, '');
+  const result = await knowing(args, { cwd: options.cwd, env: { KNOWING_LOAD_TRACE: trace }, nodeArgs: ['--import', pathToFileURL(LOAD_TRACE).href] });
+  const packages = new Set<string>();
+  for (const url of readFileSync(trace, 'utf8').split('\n')) {
+    if (!url.startsWith('file:')) continue;
+    const path = fileURLToPath(url);
+    if (path === LOAD_TRACE) continue;
+    const inNodeModules = /.*node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(path);
+    const inWorkspace = /[\\/]packages[\\/]([^\\/]+)[\\/]dist[\\/]/.exec(path);
+    if (inNodeModules) packages.add(inNodeModules[1]!.replace(/\\/g, '/'));
+    else if (inWorkspace) packages.add(inWorkspace[1] === 'cli' ? 'knowing' : `@knowing/${inWorkspace[1]}`);
+    else packages.add(path);
+  }
+  return { packages, result };
 }

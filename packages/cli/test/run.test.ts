@@ -5,9 +5,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BUILTIN_LANGUAGES } from '@knowing/indexer';
+import { BUILTIN_LANGUAGE_IDS } from '../src/commands.js';
 import { run } from '../src/run.js';
-import { validateConfig } from '../src/config.js';
+import { validateConfig } from '../src/validate-config.js';
 import { createProgress } from '../src/progress.js';
+import { formatInt } from '../src/text.js';
 import { emptyDir, removeScratch } from './helpers.js';
 
 afterAll(removeScratch);
@@ -57,6 +60,18 @@ describe('run()', () => {
     const code = await run(['context', '--task', 'x'], { stdout: capture().stream, stderr: stderr.stream, cwd: dir });
     expect(code).toBe(2);
     expect(stderr.text()).toContain('unknown format "yaml" for defaults.format in the config');
+  });
+});
+
+describe('the command definitions', () => {
+  it('list the indexer\'s built-in languages in the help of index --languages', () => {
+    expect(BUILTIN_LANGUAGE_IDS).toEqual([...new Set(BUILTIN_LANGUAGES.map((m) => m.id))].sort());
+  });
+});
+
+describe('formatInt', () => {
+  it('groups thousands with commas, as en-US does', () => {
+    expect([0, 999, 1000, 50_000, 1_234_567.6, -1234].map(formatInt)).toEqual(['0', '999', '1,000', '50,000', '1,234,568', '-1,234']);
   });
 });
 

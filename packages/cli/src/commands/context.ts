@@ -1,63 +1,16 @@
 import { existsSync } from 'node:fs';
 import type { ContextResult, Engine } from '@knowing/engine';
-import { indexRepository } from '@knowing/indexer';
 import { createSqliteStore } from '@knowing/store-sqlite';
 import { formatPack } from '@knowing/wire';
 import { booleanValue, listValue, positiveInteger, stringValue } from '../args.js';
-import type { Command, CommandContext } from '../command.js';
+import type { CommandContext } from '../command.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
 import { createProgress } from '../progress.js';
 import { changedFiles, ignoreIndexDirectory, toRepoPath } from '../repo.js';
-import { checkFormat, engineFor, isBinaryFormat, locate, openIndex } from '../session.js';
+import { checkFormat, engineFor, isBinaryFormat } from '../engine.js';
+import { locate, openIndex } from '../session.js';
 import type { OpenIndex } from '../session.js';
 import { formatInt } from '../text.js';
-
-/** `--pr` may stand alone (diff against HEAD) or take a base; parseArgs wants a value, so add it. */
-export function expandOptionalPr(args: readonly string[]): string[] {
-  const result: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const token = args[i]!;
-    if (token === '--') {
-      result.push(...args.slice(i));
-      break;
-    }
-    const next = args[i + 1];
-    if (token === '--pr' && (next === undefined || next.startsWith('-'))) result.push('--pr=HEAD');
-    else result.push(token);
-  }
-  return result;
-}
-
-export const contextCommand: Command = {
-  name: 'context',
-  summary: 'the symbols to read for a task, files or a change, within a token budget',
-  usage: 'context (--task TEXT | --files LIST | --pr [BASE]) [--budget N] [--format FORMAT] [--reindex]',
-  description:
-    'Finds the symbols an agent (or you) should read: for a task described in words, for a list of files (their ' +
-    'symbols and direct callers), or for the changes in your working tree (the changed symbols and what they ' +
-    'affect). The answer is packed into a token budget counted in the chosen format and written to stdout. ' +
-    'Formats: xml (default), markdown, json, gcf (compact text) and gcb (binary; redirect it to a file).',
-  options: {
-    task: { type: 'string', short: 't', value: 'TEXT', description: 'what you want to do, in words' },
-    files: { type: 'string', short: 'F', multiple: true, value: 'LIST', description: 'comma-separated files (repo-relative or from the current directory)' },
-    pr: { type: 'string', value: 'BASE', description: 'files changed against BASE (git diff --name-only) plus untracked files', defaultText: 'HEAD when no BASE is given' },
-    budget: { type: 'string', short: 'b', value: 'N', description: 'token budget', defaultText: 'config defaults.budget, else 50000 (8000 for --pr)' },
-    format: { type: 'string', short: 'f', value: 'FORMAT', description: 'xml, markdown, json, gcf or gcb', defaultText: 'config defaults.format, else xml' },
-    reindex: { type: 'boolean', description: 'refresh the index (incrementally) before answering; creates it if missing' },
-  },
-  examples: [
-    ['knowing context --task "add a discount code to the cart"', 'the symbols to read for a task, as XML'],
-    ['knowing context --files src/cart.py,src/pricing.py --format markdown', 'those files\' symbols and their callers'],
-    ['knowing context --pr main --budget 8000 --format gcf', 'what your branch touches, in the compact format'],
-    ['knowing context --task "fix refund rounding" --format gcb > pack.gcb', 'binary output goes to a file'],
-  ],
-  exitCodes: [
-    [ExitCode.Usage, 'not exactly one of --task/--files/--pr, empty task, bad budget, unknown format, not a git repository'],
-    [ExitCode.NoIndex, 'no index yet (run `knowing index`, or pass --reindex)'],
-    [ExitCode.Database, 'the database is not a knowing index, is corrupt or too new'],
-  ],
-  run: runContext,
-};
 
 type Query =
   | { readonly kind: 'task'; readonly task: string }
@@ -106,6 +59,8 @@ export async function reindex(ctx: CommandContext): Promise<void> {
   const location = await locate(ctx);
   const defaults = location.loaded.config.defaults ?? {};
   const progress = createProgress(ctx.out.stderr, { enabled: !ctx.out.quiet && !ctx.out.json, now: ctx.now });
+  // Loaded here: only --reindex needs the indexer (parsers, grammars), and it is costly to load.
+  const { indexRepository } = await import('@knowing/indexer');
   const store = await createSqliteStore({ path: location.dbPath });
   ignoreIndexDirectory(location.root, location.dbPath);
   try {
@@ -141,7 +96,7 @@ export async function indexedFiles(ctx: CommandContext, index: OpenIndex, files:
   return paths;
 }
 
-async function runContext(ctx: CommandContext): Promise<ExitCode> {
+export async function runContext(ctx: CommandContext): Promise<ExitCode> {
   const query = queryOf(ctx);
   const budgetFlag = positiveInteger(stringValue(ctx.values, 'budget'), '--budget');
   const location = await locate(ctx);

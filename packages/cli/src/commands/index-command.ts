@@ -1,9 +1,9 @@
-import { BUILTIN_LANGUAGES, createLanguageRegistry, indexRepository } from '@knowing/indexer';
+import { createLanguageRegistry, indexRepository } from '@knowing/indexer';
 import type { IndexSummary } from '@knowing/indexer';
 import { createSqliteStore } from '@knowing/store-sqlite';
 import { createEngine } from '@knowing/engine';
 import { booleanValue, listValue, stringValue } from '../args.js';
-import type { Command, CommandContext } from '../command.js';
+import type { CommandContext } from '../command.js';
 import { ExitCode, usageError } from '../errors.js';
 import type { Output } from '../io.js';
 import { createProgress } from '../progress.js';
@@ -11,41 +11,13 @@ import { displayPath, existingDirectory, ignoreIndexDirectory, resolveRepoRoot }
 import { locate } from '../session.js';
 import { countList, formatInt, formatMs, plural, table } from '../text.js';
 
-export const indexCommand: Command = {
-  name: 'index',
-  summary: 'index a repository into a symbol graph (incremental)',
-  usage: 'index [PATH] [--languages LIST] [--full] [--workers N] [--db FILE] [--json]',
-  description:
-    'Parses the source files of the repository at PATH and stores their symbols and the calls, imports and ' +
-    'inheritance between them in the index database. Re-running it only re-parses files whose content changed. ' +
-    'Files matched by .gitignore or .knowingignore, generated, minified, binary and very large files are skipped ' +
-    '(the summary says how many and why).',
-  positionals: [{ name: 'PATH', description: 'repository to index (default: --repo, else the enclosing git root, else the current directory)' }],
-  options: {
-    languages: { type: 'string', multiple: true, value: 'LIST', description: `only these languages, comma-separated (${[...new Set(BUILTIN_LANGUAGES.map((m) => m.id))].sort().join(', ')}; aliases such as py, ts, golang)`, defaultText: 'all' },
-    full: { type: 'boolean', description: 'ignore cached results and re-parse every file' },
-    workers: { type: 'string', value: 'N', description: 'parser threads (0 parses in the main thread)', defaultText: 'min(2, cores)' },
-  },
-  examples: [
-    ['knowing index', 'index the repository you are in'],
-    ['knowing index ../flask --languages python', 'index only the Python files of another checkout'],
-    ['knowing index --full --json > summary.json', 'rebuild from scratch and keep the summary as JSON'],
-  ],
-  exitCodes: [
-    [ExitCode.Usage, 'unknown language, bad flag or config'],
-    [ExitCode.PathNotFound, 'PATH does not exist or is not a directory'],
-    [ExitCode.Database, 'the database cannot be written or is not a knowing index'],
-  ],
-  run: runIndex,
-};
-
 function workersValue(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw.trim())) throw usageError(`--workers must be a whole number ≥ 0, got "${raw}"`, 'for example --workers 2, or 0 to parse in the main thread');
   return Number(raw.trim());
 }
 
-async function runIndex(ctx: CommandContext): Promise<ExitCode> {
+export async function runIndex(ctx: CommandContext): Promise<ExitCode> {
   const { out } = ctx;
   const path = ctx.positionals[0];
   const root = path !== undefined ? existingDirectory(path, ctx.cwd, 'repository') : resolveRepoRoot(ctx.repo, ctx.cwd);

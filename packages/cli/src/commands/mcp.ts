@@ -1,32 +1,10 @@
 import type { StdioServerOptions } from '@knowing/mcp';
 import { createEngine } from '@knowing/engine';
 import { createSqliteStore } from '@knowing/store-sqlite';
-import type { Command, CommandContext } from '../command.js';
+import type { CommandContext } from '../command.js';
 import { CliError, ExitCode, configError, toFailure } from '../errors.js';
 import { loadRanker } from '../config.js';
 import { locate } from '../session.js';
-
-export const mcpCommand: Command = {
-  name: 'mcp',
-  summary: 'serve the repository to an AI agent over MCP (stdio)',
-  usage: 'mcp [--repo DIR] [--db FILE]',
-  description:
-    'Starts a Model Context Protocol server on stdin/stdout for the repository, with the tools context_for_task, ' +
-    'context_for_files, context_for_pr, explain_symbol, feedback and index_status. It indexes the repository if ' +
-    'needed and refreshes changed files before answering. Register it with your agent as the command ' +
-    '`knowing mcp --repo /path/to/repo`. Diagnostics go to stderr; stdout carries the protocol.',
-  options: {},
-  examples: [
-    ['knowing mcp', 'serve the repository you are in'],
-    ['claude mcp add knowing -- knowing mcp --repo "$PWD"', 'register it with Claude Code'],
-    ['{"mcpServers": {"knowing": {"command": "knowing", "args": ["mcp", "--repo", "/src/shop"]}}}', 'an MCP client config entry'],
-  ],
-  exitCodes: [
-    [ExitCode.PathNotFound, '--repo does not exist'],
-    [ExitCode.Database, 'the database is not a knowing index, is corrupt or too new'],
-  ],
-  run: runMcp,
-};
 
 type RunStdioServer = (options: StdioServerOptions) => Promise<void>;
 
@@ -52,7 +30,7 @@ async function loadServer(): Promise<RunStdioServer> {
 
 const MCP_FORMATS = new Set(['gcf', 'xml', 'markdown', 'json', 'gcb']);
 
-async function runMcp(ctx: CommandContext): Promise<ExitCode> {
+export async function runMcp(ctx: CommandContext): Promise<ExitCode> {
   const location = await locate(ctx);
   const runStdioServer = await loadServer();
   const { loaded } = location;

@@ -1,29 +1,9 @@
 import { statSync } from 'node:fs';
-import type { Command, CommandContext } from '../command.js';
+import type { CommandContext } from '../command.js';
 import { ExitCode } from '../errors.js';
 import { displayPath } from '../repo.js';
 import { openIndex } from '../session.js';
 import { ago, countList, formatBytes, formatInt, formatTime, table } from '../text.js';
-
-export const statsCommand: Command = {
-  name: 'stats',
-  summary: 'what the index holds: counts by kind, edge type and language',
-  usage: 'stats [--db FILE] [--json]',
-  description:
-    'Shows the indexed repository, when it was indexed, the database file and its size, the current snapshot, and ' +
-    'counts of files, symbols (by kind and language) and edges (by type).',
-  options: {},
-  examples: [
-    ['knowing stats', 'summarise the index of the repository you are in'],
-    ['knowing stats --json | jq .edgesByType', 'edge counts for a script'],
-    ['knowing stats --db /tmp/other.db', 'look at another index'],
-  ],
-  exitCodes: [
-    [ExitCode.NoIndex, 'no index yet'],
-    [ExitCode.Database, 'the database is not a knowing index, is corrupt or too new'],
-  ],
-  run: runStats,
-};
 
 function fileSize(path: string): number {
   try {
@@ -33,7 +13,7 @@ function fileSize(path: string): number {
   }
 }
 
-async function runStats(ctx: CommandContext): Promise<ExitCode> {
+export async function runStats(ctx: CommandContext): Promise<ExitCode> {
   const index = await openIndex(ctx);
   try {
     const { store, repoInfo } = index;

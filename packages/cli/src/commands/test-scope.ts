@@ -1,42 +1,16 @@
 import { posix } from 'node:path';
 import type { TestHit, TestScopeResult } from '@knowing/engine';
 import { listValue, positiveInteger, stringValue } from '../args.js';
-import type { Command, CommandContext } from '../command.js';
+import type { CommandContext } from '../command.js';
 import { ExitCode, usageError } from '../errors.js';
 import { changedFiles } from '../repo.js';
-import { engineFor, openIndex } from '../session.js';
+import { engineFor } from '../engine.js';
+import { openIndex } from '../session.js';
 import { plural } from '../text.js';
 import { indexedFiles } from './context.js';
 
 const FORMATS = ['list', 'json', 'run'] as const;
 type ScopeFormat = (typeof FORMATS)[number];
-
-export const testScopeCommand: Command = {
-  name: 'test-scope',
-  summary: 'the tests that reach changed code',
-  usage: 'test-scope [--files LIST | --base REF] [--depth N] [--format list|json|run]',
-  description:
-    'Finds the tests that call the symbols of the changed files, directly or through up to --depth calls. ' +
-    'Without --files it uses the files changed in your working tree (git diff against --base, default HEAD, plus ' +
-    'untracked files). --format run prints commands for the test runners (pytest node ids, go test -run, ' +
-    'cargo test) and, for other languages, the test files.',
-  options: {
-    files: { type: 'string', short: 'F', multiple: true, value: 'LIST', description: 'comma-separated changed files', defaultText: 'changed files from git' },
-    base: { type: 'string', value: 'REF', description: 'compare the working tree with this revision', defaultText: 'HEAD' },
-    depth: { type: 'string', value: 'N', description: 'calls between a test and a changed symbol', defaultText: '3' },
-    format: { type: 'string', short: 'f', value: 'FORMAT', description: 'list, json or run', defaultText: 'list' },
-  },
-  examples: [
-    ['knowing test-scope', 'tests reaching what you changed since the last commit'],
-    ['knowing test-scope --files bookshop/cart.py --format run', 'commands that run just those tests'],
-    ['knowing test-scope --base main --json', 'the tests for your branch, as JSON'],
-  ],
-  exitCodes: [
-    [ExitCode.Usage, 'bad --format or --depth, or not a git repository (without --files)'],
-    [ExitCode.NoIndex, 'no index yet'],
-  ],
-  run: runTestScope,
-};
 
 function scopeFormat(ctx: CommandContext): ScopeFormat {
   const flag = stringValue(ctx.values, 'format');
@@ -50,7 +24,7 @@ function scopeFormat(ctx: CommandContext): ScopeFormat {
   return normalized as ScopeFormat;
 }
 
-async function runTestScope(ctx: CommandContext): Promise<ExitCode> {
+export async function runTestScope(ctx: CommandContext): Promise<ExitCode> {
   const format = scopeFormat(ctx);
   const depth = positiveInteger(stringValue(ctx.values, 'depth'), '--depth');
   const fileFlag = listValue(ctx.values, 'files');

@@ -3,42 +3,17 @@ import { resolve } from 'node:path';
 import type { PipelineTrace } from '@knowing/engine';
 import type { RankedSymbol } from '@knowing/graph';
 import { positiveInteger, stringValue } from '../args.js';
-import type { Command, CommandContext } from '../command.js';
+import type { CommandContext } from '../command.js';
 import { CliError, ExitCode } from '../errors.js';
 import { displayPath } from '../repo.js';
-import { engineFor, openIndex } from '../session.js';
+import { engineFor } from '../engine.js';
+import { openIndex } from '../session.js';
 import { formatInt, formatScore } from '../text.js';
 import { renderVizPage } from '../viz-page.js';
 import type { VizData, VizNode } from '../viz-page.js';
 import { requireTask } from './context.js';
 
-export const vizCommand: Command = {
-  name: 'viz',
-  summary: 'an HTML page showing the chosen symbols as a graph, with why each was chosen',
-  usage: 'viz --task TEXT [--out FILE] [--budget N]',
-  description:
-    'Answers the task like `knowing context` and writes a self-contained HTML page (no network, no external ' +
-    'scripts) drawing the packed symbols as a graph: size by score, colour by distance from the seeds, arrows for ' +
-    'the edges among them. Hover a symbol for its score; click it for its score components, the channels that ' +
-    'found it and its walk score. Open the file in a browser.',
-  options: {
-    task: { type: 'string', short: 't', value: 'TEXT', description: 'the task, as for `knowing context`' },
-    out: { type: 'string', short: 'o', value: 'FILE', description: 'where to write the page', defaultText: 'knowing-viz.html in the current directory' },
-    budget: { type: 'string', short: 'b', value: 'N', description: 'token budget', defaultText: 'config defaults.budget, else 50000' },
-  },
-  examples: [
-    ['knowing viz --task "apply a discount code at checkout"', 'writes knowing-viz.html; open it in a browser'],
-    ['knowing viz -t "refund a payment" -o /tmp/refund.html --budget 4000', 'a smaller pack, elsewhere'],
-  ],
-  exitCodes: [
-    [ExitCode.Usage, 'missing or empty --task, bad --budget'],
-    [ExitCode.NoIndex, 'no index yet'],
-    [ExitCode.PathNotFound, 'the output file cannot be written'],
-  ],
-  run: runViz,
-};
-
-async function runViz(ctx: CommandContext): Promise<ExitCode> {
+export async function runViz(ctx: CommandContext): Promise<ExitCode> {
   const task = requireTask(stringValue(ctx.values, 'task'));
   const budgetFlag = positiveInteger(stringValue(ctx.values, 'budget'), '--budget');
   const outFile = resolve(ctx.cwd, stringValue(ctx.values, 'out') ?? 'knowing-viz.html');

@@ -1,36 +1,11 @@
 import type { SymbolExplanation } from '@knowing/engine';
 import { positiveInteger, stringValue } from '../args.js';
-import type { Command, CommandContext } from '../command.js';
+import type { CommandContext } from '../command.js';
 import { ExitCode, usageError } from '../errors.js';
-import { engineFor, openIndex } from '../session.js';
+import { engineFor } from '../engine.js';
+import { openIndex } from '../session.js';
 import { formatScore, plural, table } from '../text.js';
 import { requireTask } from './context.js';
-
-export const whyCommand: Command = {
-  name: 'why',
-  summary: 'why a symbol is (or is not) in the answer to a task',
-  usage: 'why --task TEXT --symbol NAME [--budget N] [--json]',
-  description:
-    'Runs the whole pipeline for the task and follows one symbol through it: which retrieval channels found it ' +
-    '(and how), its seed weight, its random-walk score and distance from the seeds, HITS hub and authority, every ' +
-    'ranking component, its rank, and whether the budget kept it — or the stage where it was lost. NAME may be a ' +
-    'bare name (total), Type.member (Cart.total) or a qualified name (bookshop/cart.py.Cart.total).',
-  options: {
-    task: { type: 'string', short: 't', value: 'TEXT', description: 'the task, as for `knowing context`' },
-    symbol: { type: 'string', short: 's', value: 'NAME', description: 'the symbol to explain' },
-    budget: { type: 'string', short: 'b', value: 'N', description: 'token budget of the pack', defaultText: 'config defaults.budget, else 50000' },
-  },
-  examples: [
-    ['knowing why --task "apply a discount code" --symbol Cart.total', 'how Cart.total was scored for the task'],
-    ['knowing why -t "refund a payment" -s refund --json', 'the explanation as JSON'],
-    ['knowing why --task "checkout" --symbol render_receipt --budget 2000', 'does it survive a small budget?'],
-  ],
-  exitCodes: [
-    [ExitCode.Usage, 'missing or empty --task or --symbol'],
-    [ExitCode.NoIndex, 'no index yet'],
-  ],
-  run: runWhy,
-};
 
 const STAGE_TEXT: Readonly<Record<SymbolExplanation['stage'], string>> = {
   packed: 'in the answer',
@@ -40,7 +15,7 @@ const STAGE_TEXT: Readonly<Record<SymbolExplanation['stage'], string>> = {
   not_in_graph: 'no symbol with that name in the index',
 };
 
-async function runWhy(ctx: CommandContext): Promise<ExitCode> {
+export async function runWhy(ctx: CommandContext): Promise<ExitCode> {
   const task = requireTask(stringValue(ctx.values, 'task'));
   const symbol = stringValue(ctx.values, 'symbol');
   if (symbol === undefined || symbol.trim() === '') {

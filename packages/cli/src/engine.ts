@@ -1,0 +1,51 @@
+import { createEngine } from '@knowing/engine';
+import type { Engine } from '@knowing/engine';
+import { costFunctionFor, createFormatRegistry } from '@knowing/wire';
+import { loadRanker } from './config.js';
+import { configError, toFailure, usageError } from './errors.js';
+import type { OpenIndex } from './session.js';
+
+// Apart from session.ts so that commands which only read the store (stats) do not load the
+// engine and the formats.
+
+/** The engine over an open index, with the config's ranker, plugins and options. */
+export async function engineFor(index: OpenIndex): Promise<Engine> {
+  const { loaded } = index;
+  const ranker = await loadRanker(loaded);
+  const engine = createEngine({
+    store: index.store,
+    ...(ranker ? { ranker } : {}),
+    ...(loaded.config.engine ? { options: loaded.config.engine } : {}),
+    // The budget counts what the chosen format really costs per symbol.
+    symbolCost: (format) => (formats.has(format) ? costFunctionFor(format) : undefined),
+  });
+  for (const [i, plugin] of (loaded.config.plugins ?? []).entries()) {
+    try {
+      await engine.classes.loadFromPackage(plugin, { from: loaded.directory });
+    } catch (error) {
+      const failure = toFailure(error);
+      throw configError(loaded.file ?? 'config', `"plugins[${i}]" (${plugin}): ${failure.message}`, failure.hint, error);
+    }
+  }
+  return engine;
+}
+
+const formats = createFormatRegistry();
+
+/** The names of the output formats, in registry order. */
+export function formatNames(): string[] {
+  return formats.list().map((f) => f.name);
+}
+
+/** A known format name (normalised), or a usage error listing the known ones. */
+export function checkFormat(name: string, flag = '--format'): string {
+  const normalized = name.trim().toLowerCase();
+  if (!formats.has(normalized)) {
+    throw usageError(`unknown format "${name}"${flag ? ` for ${flag}` : ''}`, `known formats: ${formatNames().join(', ')}`);
+  }
+  return normalized;
+}
+
+export function isBinaryFormat(name: string): boolean {
+  return formats.get(name).binary;
+}

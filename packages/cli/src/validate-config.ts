@@ -1,0 +1,95 @@
+import { DEFAULT_ENGINE_OPTIONS } from '@knowing/engine';
+import type { KnowingConfig } from './config.js';
+import type { CliError } from './errors.js';
+import { configError } from './errors.js';
+
+const TOP_LEVEL = ['$schema', 'plugins', 'ranker', 'defaults', 'engine'] as const;
+const DEFAULT_FIELDS = ['budget', 'format', 'languages', 'workers'] as const;
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function unknownField(file: string, field: string, known: readonly string[]): CliError {
+  return configError(file, `unknown field "${field}"`, `known fields here: ${known.join(', ')}`);
+}
+
+/** Check a config value's shape; errors name the file and the field. */
+export function validateConfig(raw: unknown, file: string): KnowingConfig {
+  if (!isPlainObject(raw)) {
+    throw configError(file, `must hold an object, found ${kindOf(raw)}`, 'e.g. { "defaults": { "budget": 8000 } }');
+  }
+  for (const key of Object.keys(raw)) if (!(TOP_LEVEL as readonly string[]).includes(key)) throw unknownField(file, key, TOP_LEVEL.slice(1));
+
+  const plugins = raw['plugins'];
+  if (plugins !== undefined) {
+    if (!Array.isArray(plugins)) throw configError(file, `"plugins" must be an array of package names or paths, found ${kindOf(plugins)}`);
+    plugins.forEach((p, i) => {
+      if (typeof p !== 'string' || p.trim() === '') throw configError(file, `"plugins[${i}]" must be a package name or a path, found ${kindOf(p)}`);
+    });
+  }
+  const ranker = raw['ranker'];
+  if (ranker !== undefined && (typeof ranker !== 'string' || ranker.trim() === '')) {
+    throw configError(file, `"ranker" must be a module path or package name, found ${kindOf(ranker)}`, 'e.g. "ranker": "./my-ranker.mjs"');
+  }
+  const defaults = raw['defaults'];
+  if (defaults !== undefined) {
+    if (!isPlainObject(defaults)) throw configError(file, `"defaults" must be an object, found ${kindOf(defaults)}`);
+    for (const [key, value] of Object.entries(defaults)) {
+      if (!(DEFAULT_FIELDS as readonly string[]).includes(key)) throw unknownField(file, `defaults.${key}`, DEFAULT_FIELDS);
+      if ((key === 'budget' || key === 'workers') && !(typeof value === 'number' && Number.isInteger(value) && value >= (key === 'budget' ? 1 : 0))) {
+        throw configError(file, `"defaults.${key}" must be a ${key === 'budget' ? 'positive' : 'non-negative'} whole number, found ${JSON.stringify(value)}`);
+      }
+      if (key === 'format' && (typeof value !== 'string' || value.trim() === '')) throw configError(file, `"defaults.format" must be a format name, found ${kindOf(value)}`);
+      if (key === 'languages' && !(Array.isArray(value) && value.every((v) => typeof v === 'string'))) {
+        throw configError(file, `"defaults.languages" must be an array of language names, found ${kindOf(value)}`, 'e.g. ["python", "go"]');
+      }
+    }
+  }
+  const engine = raw['engine'];
+  if (engine !== undefined) validateEngineOptions(engine, file);
+  return raw as KnowingConfig;
+}
+
+/**
+ * Engine options mirror `DEFAULT_ENGINE_OPTIONS`: every group and field must exist there with
+ * the same type, so a typo (`walk.alpah`) is an error instead of silently doing nothing.
+ * `ranking` belongs to the ranker and `walk.edgeWeights` is a free map of numbers.
+ */
+function validateEngineOptions(engine: unknown, file: string): void {
+  if (!isPlainObject(engine)) throw configError(file, `"engine" must be an object of engine options, found ${kindOf(engine)}`);
+  const defaults = DEFAULT_ENGINE_OPTIONS as unknown as Record<string, unknown>;
+  for (const [group, value] of Object.entries(engine)) {
+    if (!(group in defaults)) throw unknownField(file, `engine.${group}`, Object.keys(defaults));
+    const base = defaults[group];
+    const where = `engine.${group}`;
+    if (isPlainObject(base)) {
+      if (!isPlainObject(value)) throw configError(file, `"${where}" must be an object, found ${kindOf(value)}`);
+      if (group === 'ranking') continue;
+      for (const [field, fieldValue] of Object.entries(value)) {
+        if (!(field in base)) throw unknownField(file, `${where}.${field}`, Object.keys(base));
+        checkType(file, `${where}.${field}`, fieldValue, base[field]);
+      }
+    } else {
+      checkType(file, where, value, base);
+    }
+  }
+}
+
+function checkType(file: string, where: string, value: unknown, expected: unknown): void {
+  if (isPlainObject(expected)) {
+    if (!isPlainObject(value) || !Object.values(value).every((v) => typeof v === 'number' && Number.isFinite(v))) {
+      throw configError(file, `"${where}" must be an object of numbers, found ${kindOf(value)}`);
+    }
+    return;
+  }
+  if (typeof value !== typeof expected || (typeof value === 'number' && !Number.isFinite(value))) {
+    throw configError(file, `"${where}" must be ${kindOf(expected)}, found ${JSON.stringify(value)}`, `the default is ${JSON.stringify(expected)}`);
+  }
+}
