@@ -1,11 +1,8 @@
+// Loaded by openDatabase() with a dynamic import, and only when a file must be created or
+// migrated: this module is the one place that imports kysely at run time.
 import type Database from 'better-sqlite3';
-import { Migrator, sql, type Kysely, type Migration } from 'kysely';
-
-/**
- * `PRAGMA application_id` of a knowing database ('KNOW'). Tells our files apart from other
- * SQLite databases before anything is written to them.
- */
-export const KNOWING_APPLICATION_ID = 0x4b4e4f57;
+import { Kysely, Migrator, SqliteDialect, sql, type Migration } from 'kysely';
+import { KNOWING_APPLICATION_ID } from './version.js';
 
 /** Bookkeeping tables of kysely's Migrator, named so they read as ours. */
 const MIGRATION_TABLE = 'knowing_migration';
@@ -192,25 +189,18 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
 });
 
 /**
- * Schema version this build writes and reads up to: the number of migrations. A file with a
- * higher version is refused with `STORE_SCHEMA_TOO_NEW`; a lower one is migrated on open.
- *
- * @example
- * ```ts
- * const store = await createSqliteStore({ path });
- * store.schemaVersion === SCHEMA_VERSION; // true once opened for writing
- * ```
- */
-export const SCHEMA_VERSION = Object.keys(MIGRATIONS).length;
-
-/**
  * Run pending migrations (up to `target`, a migration name, or all) in one IMMEDIATE
  * transaction. kysely runs SQLite migrations outside a transaction (its SQLite adapter
  * reports no transactional DDL), but SQLite does support it: wrapping them means a process
  * killed mid-migration leaves the previous version, and two processes opening a fresh file
  * at once serialise on the write lock instead of both creating tables.
  */
-export async function migrate(db: Database.Database, kysely: Kysely<unknown>, target?: string): Promise<void> {
+export async function migrate(db: Database.Database, target?: string): Promise<void> {
+  // kysely gets a view of the connection whose close() does nothing: the store owns the
+  // connection and closes it itself.
+  const kysely = new Kysely<unknown>({
+    dialect: new SqliteDialect({ database: { close() {}, prepare: (source: string) => db.prepare(source) } }),
+  });
   const migrator = new Migrator({
     db: kysely,
     provider: { getMigrations: async () => ({ ...MIGRATIONS }) },

@@ -1,11 +1,9 @@
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
 import { ErrorCode } from '@knowing/graph';
 import { storeError, translateError, type ErrorContext } from './errors.js';
-import { KNOWING_APPLICATION_ID, SCHEMA_VERSION, migrate } from './migrations.js';
-import type { StoreSchema } from './schema.js';
+import { KNOWING_APPLICATION_ID, SCHEMA_VERSION } from './version.js';
 
 /** Resolved, validated options of one open. */
 export interface OpenSettings {
@@ -18,7 +16,6 @@ export interface OpenSettings {
 
 export interface OpenDatabase {
   readonly db: Database.Database;
-  readonly kysely: Kysely<StoreSchema>;
   /** The path as shown in messages: absolute for files, `:memory:` otherwise. */
   readonly path: string;
   readonly schemaVersion: number;
@@ -168,14 +165,14 @@ export async function openDatabase(settings: OpenSettings): Promise<OpenDatabase
     const header = readHeader(db);
     const needsMigration = classify(header, path, settings.readonly);
     applyPragmas(db, settings);
-    // kysely gets a view of the connection whose close() does nothing: the store owns the
-    // connection and closes it itself.
-    const kysely = new Kysely<StoreSchema>({
-      dialect: new SqliteDialect({ database: { close() {}, prepare: (source: string) => db.prepare(source) } }),
-    });
-    if (needsMigration) await migrate(db, kysely as Kysely<unknown>);
+    if (needsMigration) {
+      // kysely (≈280 modules, most of a query process's start-up) is loaded only here: a
+      // current file is recognised from its header pragmas alone.
+      const { migrate } = await import('./migrations.js');
+      await migrate(db);
+    }
     const schemaVersion = db.pragma('user_version', { simple: true }) as number;
-    return { db, kysely, path, schemaVersion };
+    return { db, path, schemaVersion };
   } catch (error) {
     if (db.open) db.close();
     if (settings.readonly && sqliteCodeOf(error).startsWith('SQLITE_READONLY')) {

@@ -121,7 +121,7 @@ function jsonList(values: readonly string[] | undefined): string | null {
 export async function createSqliteStore(options: SqliteStoreOptions): Promise<SqliteGraphStore> {
   const settings = resolveOptions(options);
   const opened = await openDatabase(settings);
-  const { db, kysely, path, schemaVersion } = opened;
+  const { db, path, schemaVersion } = opened;
   const ctx: ErrorContext = { path, busyTimeoutMs: settings.busyTimeoutMs };
   const readonly = settings.readonly;
   let closed = false;
@@ -183,6 +183,10 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
          ORDER BY e.type, e.src LIMIT @limit`,
       ),
       file: db.prepare('SELECT path, language, content_hash, size_bytes, indexed_at, syntax_errors FROM files WHERE path = ?'),
+      files: db.prepare('SELECT path, language, content_hash, size_bytes, indexed_at, syntax_errors FROM files ORDER BY path'),
+      countNodes: db.prepare('SELECT kind, language, count(*) AS n FROM nodes GROUP BY kind, language'),
+      countEdges: db.prepare('SELECT type, count(*) AS n FROM edges GROUP BY type'),
+      countFiles: db.prepare('SELECT count(*) FROM files').pluck(),
       nodesPage: db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.seq > ? ORDER BY n.seq LIMIT ?`),
       edgesPage: db.prepare(
         `SELECT e.src, e.dst, ${EDGE_COLUMNS} FROM edges e JOIN nodes s ON s.seq = e.src JOIN nodes t ON t.seq = e.dst
@@ -242,6 +246,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
       snapshotLatest: db.prepare(
         'SELECT generation, id, root, created_at, node_count, edge_count FROM snapshots ORDER BY generation DESC LIMIT 1',
       ),
+      packageRoots: db.prepare('SELECT package, root FROM merkle_packages').raw(),
       packageRootsOf: db.prepare('SELECT root FROM merkle_packages WHERE package IN (SELECT value FROM json_each(?))').pluck(),
       fileHashes: db.prepare('SELECT path, content_hash FROM files').raw(),
     };
@@ -256,17 +261,6 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
       return Promise.resolve(fn());
     } catch (error) {
       return Promise.reject(translateError(error, ctx, action));
-    }
-  }
-
-  async function runAsync<T>(action: string, fn: () => Promise<T>): Promise<T> {
-    if (closed) {
-      throw storeError(ErrorCode.StoreClosed, `${path}: ${action} after the store was closed`, 'open a new store with createSqliteStore()');
-    }
-    try {
-      return await fn();
-    } catch (error) {
-      throw translateError(error, ctx, action);
     }
   }
 
@@ -370,25 +364,13 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
         return row === undefined ? undefined : toFile(row);
       }),
 
-    listFiles: () =>
-      runAsync('listFiles', async () => {
-        const rows = await kysely.selectFrom('files').selectAll().orderBy('path').execute();
-        return rows.map(toFile);
-      }),
+    listFiles: () => run('listFiles', () => (st.files.all() as FileRow[]).map(toFile)),
 
     counts: () =>
-      runAsync('counts', async (): Promise<GraphCounts> => {
-        const byKind = await kysely
-          .selectFrom('nodes')
-          .select(['kind', 'language', (eb) => eb.fn.countAll<number>().as('n')])
-          .groupBy(['kind', 'language'])
-          .execute();
-        const byType = await kysely
-          .selectFrom('edges')
-          .select(['type', (eb) => eb.fn.countAll<number>().as('n')])
-          .groupBy('type')
-          .execute();
-        const files = await kysely.selectFrom('files').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      run('counts', (): GraphCounts => {
+        const byKind = st.countNodes.all() as { kind: string; language: string; n: number }[];
+        const byType = st.countEdges.all() as { type: string; n: number }[];
+        const files = st.countFiles.get() as number;
         const nodesByKind: Record<string, number> = {};
         const nodesByLanguage: Record<string, number> = {};
         let nodeTotal = 0;
@@ -408,7 +390,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
           edgesByType[row.type] = Number(row.n);
           edgeTotal += Number(row.n);
         }
-        return { nodes: nodeTotal, edges: edgeTotal, files: Number(files.n), nodesByKind, nodesByLanguage, edgesByType };
+        return { nodes: nodeTotal, edges: edgeTotal, files: Number(files), nodesByKind, nodesByLanguage, edgesByType };
       }),
 
     allNodes: () => ({
@@ -600,11 +582,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
         return row === undefined ? null : toSnapshot(row);
       }),
 
-    packageRoots: () =>
-      runAsync('packageRoots', async () => {
-        const rows = await kysely.selectFrom('merkle_packages').select(['package', 'root']).execute();
-        return new Map(rows.map((r) => [r.package, r.root]));
-      }),
+    packageRoots: () => run('packageRoots', () => new Map(st.packageRoots.all() as [string, string][])),
 
     subgraphRoot: (packages) =>
       run('subgraphRoot', () => merkleRoot(st.packageRootsOf.all(JSON.stringify([...new Set(packages)])) as string[])),

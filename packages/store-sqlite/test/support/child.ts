@@ -11,12 +11,18 @@ export const NOBODY = { uid: 65534, gid: 65534 };
 export interface ChildOptions {
   /** Run as another user (only possible as root). */
   readonly as?: { readonly uid: number; readonly gid: number };
+  /** More modules to preload with `--import`, after the TypeScript hooks. */
+  readonly imports?: readonly string[];
+  /** Variables added to the child's environment. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Start `test/fixtures/<script>` (TypeScript) in a fresh node process. */
 export function startFixture(script: string, args: readonly string[], options: ChildOptions = {}): ChildProcess {
-  return spawn(process.execPath, ['--conditions=@knowing/source', '--import', REGISTER, FIXTURES + script, ...args], {
+  const imports = (options.imports ?? []).flatMap((module) => ['--import', module]);
+  return spawn(process.execPath, ['--conditions=@knowing/source', '--import', REGISTER, ...imports, FIXTURES + script, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.env === undefined ? {} : { env: { ...process.env, ...options.env } }),
     ...(options.as ?? {}),
   });
 }
