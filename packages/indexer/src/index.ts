@@ -1,7 +1,7 @@
 export { indexRepository, DEFAULT_INDEX_OPTIONS } from './indexer.js';
 export type { IndexOptions, IndexPhase, IndexProgress, IndexSummary, SyntaxErrorFile } from './types.js';
 export { discoverFiles, classifyContent, DEFAULT_DISCOVER_OPTIONS, DEFAULT_SKIP_DIRECTORIES } from './discover.js';
-export type { DiscoverOptions, Discovery, DiscoveredFile, SkippedFile, SkipReason, KnownFileState } from './discover.js';
+export type { DirectoryListing, DiscoverOptions, Discovery, DiscoveredFile, SkippedFile, SkipReason, KnownFileState } from './discover.js';
 export { createLanguageRegistry, BUILTIN_LANGUAGES } from './languages/registry.js';
 export type { LanguageRegistry, LanguageRegistryOptions } from './languages/registry.js';
 export { pythonLanguage } from './languages/python.js';

@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { ErrorCode, KnowingError } from '@knowing/graph';
 import type { FileRecord, FileWrite, GraphEdge, GraphNode, GraphStore, NodeId, OwnedEdges } from '@knowing/graph';
-import { decodeExtraction } from './codec.js';
+import { decodeExtraction, peekContentHash } from './codec.js';
 import { deriveCoTested, deriveHierarchy, derivedOwners } from './derive.js';
 import { DEFAULT_SKIP_DIRECTORIES, discoverFiles } from './discover.js';
 import type { DiscoveredFile, KnownFileState, SkipReason } from './discover.js';
@@ -20,7 +20,7 @@ import type { FileExtraction, LanguageModule } from './languages/types.js';
 import { createWorkerPool, TaskTimeoutError, WorkerStartupError } from './pool.js';
 import { externalNode, Project } from './resolve.js';
 import type { FileOutput, OwnerOutput, ProjectFile } from './resolve.js';
-import { loadState, loadTables, saveState, saveTables, tableHash, tableOf } from './state.js';
+import { loadDirectories, loadState, loadTables, saveDirectories, saveState, saveTables, tableHash, tableOf } from './state.js';
 import type { DerivedState, FileState } from './state.js';
 import { detectRepoId, readHeadCommit } from './repo-id.js';
 import type { IndexOptions, IndexProgress, IndexSummary, SyntaxErrorFile } from './types.js';
@@ -129,21 +129,23 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   const state = full ? undefined : await loadState(store, repoId);
   // A trusted state knows every stored file; otherwise ask the store (files of a killed run,
   // of another writer, of an older indexer version).
-  const previousRecords: Map<string, { readonly contentHash: string; readonly indexedAt: number; readonly syntaxErrors: number }> = state
-    ? new Map(Object.entries(state.files).map(([file, f]) => [file, { contentHash: f.contentHash, indexedAt: f.indexedAt, syntaxErrors: f.syntaxErrors }]))
-    : new Map((await store.listFiles()).map((record) => [record.path, record]));
+  const stateFiles = state ? new Map(Object.entries(state.files)) : undefined;
+  const previousRecords: ReadonlyMap<string, { readonly contentHash: string; readonly indexedAt: number; readonly syntaxErrors: number }> =
+    stateFiles ?? new Map((await store.listFiles()).map((record) => [record.path, record]));
 
   // ---------------------------------------------------------------- discover
   const discoverStarted = performance.now();
   progress({ phase: 'discover', done: 0, total: 0 });
-  const known = new Map<string, KnownFileState>();
-  if (state) for (const [file, f] of Object.entries(state.files)) known.set(file, f);
+  const known: ReadonlyMap<string, KnownFileState> = stateFiles ?? new Map();
+  const previousDirectories = await loadDirectories(store, root);
   const discovery = await discoverFiles({
     root,
     accept: (file) => registry.forPath(file) !== undefined,
     maxFileBytes: settings.maxFileBytes,
     skipDirectories: settings.skipDirectories,
     previous: known,
+    // A full index reads every directory (and records fresh listings for the next run).
+    ...(full ? {} : { previousDirectories }),
     ...(signal ? { signal } : {}),
   });
   progress({ phase: 'discover', done: discovery.files.length, total: discovery.files.length });
@@ -241,7 +243,9 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     const output = fileOutputs.get(entry.file.path);
     const record = previousRecords.get(entry.file.path);
     if (!output) {
-      files[entry.file.path] = { ...previous!, sizeBytes: entry.file.sizeBytes, mtimeMs: entry.file.mtimeMs };
+      const { sizeBytes, mtimeMs } = entry.file;
+      // Most files are untouched: keep their state objects rather than copy each one.
+      files[entry.file.path] = previous!.sizeBytes === sizeBytes && previous!.mtimeMs === mtimeMs ? previous! : { ...previous!, sizeBytes, mtimeMs };
       continue;
     }
     const version = moduleVersion(entry.module);
@@ -329,7 +333,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     const tablesId = tablesChanged
       ? await saveTables(store, new Map(entries.map((e) => [e.file.path, e.table!])))
       : state!.tablesId;
-    await saveState(store, { repoId, tablesId, files, derived }, snapshotId);
+    await saveState(store, { repoId, tablesId, files, derived }, snapshotId, state);
     for (const file of deleted) await store.deleteNote(extractionKey(file));
     progress({ phase: 'write', done: total, total });
   } else {
@@ -340,33 +344,34 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     });
     // Only mtimes moved (a touch, a checkout of the same content): remember them so the
     // next run need not read those files again.
-    if (touched && snapshot) await saveState(store, { repoId, tablesId: state!.tablesId, files, derived }, snapshot.id);
+    if (touched && snapshot) await saveState(store, { repoId, tablesId: state!.tablesId, files, derived }, snapshot.id, state);
   }
+  await saveDirectories(store, root, previousDirectories, discovery.directories);
   const writeMs = elapsed(writeStarted);
 
   // ---------------------------------------------------------------- summary
+  // Totals over every file's counts (no pairs allocated: this runs over the whole repository).
   const nodesByKind = emptyCounts();
-  let nodes = 0;
-  for (const f of Object.values(files)) {
-    for (const [kind, n] of Object.entries(f.nodes)) {
-      nodesByKind[kind] = (nodesByKind[kind] ?? 0) + n;
-      nodes += n;
-    }
-  }
-  const allExternals = new Set<string>();
   const edgesByType = emptyCounts();
-  let edges = 0;
-  const addCounts = (counts: Readonly<Record<string, number>>): void => {
-    for (const [type, n] of Object.entries(counts)) {
-      edgesByType[type] = (edgesByType[type] ?? 0) + n;
-      edges += n;
+  const addCounts = (totals: Record<string, number>, counts: Readonly<Record<string, number>>): number => {
+    let sum = 0;
+    for (const key in counts) {
+      const n = counts[key]!;
+      totals[key] = (totals[key] ?? 0) + n;
+      sum += n;
     }
+    return sum;
   };
-  for (const f of Object.values(files)) {
-    addCounts(f.edges);
+  let nodes = 0;
+  let edges = 0;
+  const allExternals = new Set<string>();
+  for (const file in files) {
+    const f = files[file]!;
+    nodes += addCounts(nodesByKind, f.nodes);
+    edges += addCounts(edgesByType, f.edges);
     for (const name of f.externals) allExternals.add(name);
   }
-  for (const d of Object.values(derived)) addCounts(d.edges);
+  for (const d of Object.values(derived)) edges += addCounts(edgesByType, d.edges);
   if (allExternals.size > 0) nodesByKind.external = allExternals.size;
   nodes += allExternals.size;
   const skippedByReason: Partial<Record<SkipReason, number>> = Object.create(null) as Partial<Record<SkipReason, number>>;
@@ -426,7 +431,9 @@ async function acceptParsed(store: GraphStore, parsed: ParseOutcome, warnings: s
 /** Fill `entry` from its extraction note when the note was written for this content. */
 async function loadCachedExtraction(store: GraphStore, entry: Entry): Promise<boolean> {
   const note = await store.getNote(extractionKey(entry.file.path));
-  const cached = note ? decodeExtraction(note.value) : undefined;
+  // An edited file's note describes its previous content: tell so without decoding it.
+  if (!note || peekContentHash(note.value) !== entry.file.contentHash) return false;
+  const cached = decodeExtraction(note.value);
   if (!cached || cached.contentHash !== entry.file.contentHash || cached.moduleVersion !== moduleVersion(entry.module) || cached.extraction.path !== entry.file.path) {
     return false;
   }

@@ -348,12 +348,17 @@ export class Project {
         push(topLevel, symbol.localName ?? symbol.name, i);
       }
     }
+    const repoId = this.repoId;
+    let fileId: NodeId | undefined;
     return {
       path: file.path,
       ext,
       lang: file.language,
       traits: traitsOf(file.language.id),
-      fileId: nodeId(this.repoId, file.path, 'file'),
+      // Hashed on first use: a one-file re-index needs the ids of a few files, not of all.
+      get fileId(): NodeId {
+        return (fileId ??= nodeId(repoId, file.path, 'file'));
+      },
       isTestFile: file.language.isTestFile(file.path),
       base,
       canon,

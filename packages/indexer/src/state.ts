@@ -7,15 +7,18 @@
  *   docs or signatures): what other files' resolution reads. Unchanged by body-only edits.
  * - `indexer:state`: per file its size, mtime, hashes, edge counts, external names and test
  *   targets; per derived owner its output hash and edge counts.
+ * - `indexer:directories`: the directory listings of the last walk (see `DirectoryListing`),
+ *   a cache that each listing's mtime validates on its own: written only when it changed,
+ *   and trusted whatever state it comes with.
  *
  * The state is stamped with the snapshot its batch produced and names the tables it goes
  * with; a mismatch (a run killed between writes, another writer) makes the indexer distrust
  * both and take the full path, which rewrites every owner.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { GraphStore, NodeId } from '@knowing/graph';
-import { decodeExtractions, encodeExtractions, extractionPayload } from './codec.js';
-import type { CachedExtraction } from './codec.js';
+import { decodeTables, encodeTables, extractionPayload, peekTablesId } from './codec.js';
+import type { DirectoryListing } from './discover.js';
 import type { FileExtraction } from './languages/types.js';
 import { qualifiedNameOf } from './resolve.js';
 
@@ -24,6 +27,8 @@ const STATE_KIND = 'indexer-state';
 const TABLES_KEY = 'indexer:tables';
 const TABLES_KIND = 'indexer-tables';
 const STATE_VERSION = 5;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /** Bookkeeping for one file. */
 export interface FileState {
@@ -61,36 +66,108 @@ export interface IndexState {
   readonly tablesId: string;
   readonly files: Readonly<Record<string, FileState>>;
   readonly derived: Readonly<Record<string, DerivedState>>;
+  /** Where a loaded state came from, so the next save can write only what changed. */
+  readonly basis?: StateBasis;
+}
+
+/** A loaded state's origin: the state note, and the files a delta note overrode in it. */
+interface StateBasis {
+  /** The id of the state note (see `StoredState.id`). */
+  readonly stateId: string;
+  readonly deltaPaths: ReadonlySet<string>;
 }
 
 /** As stored: external names once, files refer to them by index (they repeat a lot). */
-interface StoredState extends Omit<IndexState, 'files'> {
+interface StoredState extends Omit<IndexState, 'files' | 'basis'> {
+  /**
+   * Drawn anew for every write of the note, so a delta names exactly one of them (snapshot
+   * ids name graph contents, which can repeat). Absent in notes of older versions.
+   */
+  readonly id?: string;
   readonly externalNames: readonly string[];
   readonly files: Readonly<Record<string, Omit<FileState, 'externals'> & { readonly externals: readonly number[] }>>;
 }
 
-/** The state, if it describes the graph currently in the store. */
+/**
+ * The files of a state that differ from the state note it builds on, stamped with a later
+ * snapshot. A one-file re-index rewrites this small note instead of the whole state, which
+ * holds every file of the repository.
+ */
+interface StoredDelta extends Omit<IndexState, 'basis'> {
+  /** The id of the state note this delta applies to. */
+  readonly base: string;
+}
+
+const DELTA_KEY = 'indexer:state-delta';
+const DELTA_KIND = 'indexer-state-delta';
+/** A delta of more files than this is folded into a rewritten state note. */
+const MAX_DELTA_FILES = 64;
+
+/**
+ * The state, if it describes the graph currently in the store: the state note stamped with
+ * the current snapshot, or an older state note plus a delta note stamped with it.
+ */
 export async function loadState(store: GraphStore, repoId: string): Promise<IndexState | undefined> {
   const note = await store.getNote(STATE_KEY);
   if (!note) return undefined;
   const snapshot = await store.currentSnapshot();
-  if (!snapshot || note.snapshot !== snapshot.id) return undefined;
+  if (!snapshot) return undefined;
+  const candidate = await loadDelta(store, snapshot.id, repoId);
+  if (!candidate && note.snapshot !== snapshot.id) return undefined;
   let stored: StoredState;
   try {
-    stored = JSON.parse(new TextDecoder().decode(note.value)) as StoredState;
+    stored = JSON.parse(decoder.decode(note.value)) as StoredState;
   } catch {
     return undefined;
   }
   if (stored.v !== STATE_VERSION || stored.repoId !== repoId) return undefined;
-  const files: Record<string, FileState> = {};
-  for (const [file, entry] of Object.entries(stored.files)) {
-    files[file] = { ...entry, externals: entry.externals.map((index) => stored.externalNames[index]!) };
+  const delta = candidate && stored.id !== undefined && candidate.base === stored.id ? candidate : undefined;
+  if (!delta && note.snapshot !== snapshot.id) return undefined;
+  // The parsed objects are ours: swap the external indexes for names in place rather than
+  // copying every file's entry (this runs on every re-index, over every file).
+  const names = stored.externalNames;
+  for (const entry of Object.values(stored.files) as { externals: readonly number[] | readonly string[] }[]) {
+    entry.externals = (entry.externals as readonly number[]).map((index) => names[index]!);
   }
-  return { v: stored.v, repoId: stored.repoId, tablesId: stored.tablesId, files, derived: stored.derived };
+  const files = stored.files as unknown as Record<string, FileState>;
+  if (!delta) {
+    const stateId = stored.id;
+    return { v: stored.v, repoId, tablesId: stored.tablesId, files, derived: stored.derived, ...(stateId !== undefined ? { basis: { stateId, deltaPaths: new Set<string>() } } : {}) };
+  }
+  for (const [file, entry] of Object.entries(delta.files)) {
+    // A delta only ever replaces files the state note has (added or deleted files rewrite it).
+    if (!(file in files)) return undefined;
+    files[file] = entry;
+  }
+  return { v: stored.v, repoId, tablesId: delta.tablesId, files, derived: delta.derived, basis: { stateId: delta.base, deltaPaths: new Set(Object.keys(delta.files)) } };
 }
 
-/** Record the state after a batch, stamped with the snapshot the batch produced. */
-export async function saveState(store: GraphStore, state: Omit<IndexState, 'v'>, snapshotId: string): Promise<void> {
+/** The delta note, if it is stamped with the current snapshot (whether it applies to the state note is checked by the caller). */
+async function loadDelta(store: GraphStore, snapshotId: string, repoId: string): Promise<StoredDelta | undefined> {
+  const note = await store.getNote(DELTA_KEY);
+  if (!note || note.snapshot !== snapshotId) return undefined;
+  try {
+    const delta = JSON.parse(decoder.decode(note.value)) as StoredDelta;
+    return delta.v === STATE_VERSION && delta.repoId === repoId ? delta : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+
+/**
+ * Record the state after a batch, stamped with the snapshot the batch produced. When the
+ * state was loaded as `previous` and the same files remain, only the files that differ from
+ * its state note go out, in the delta note; otherwise (or when the delta grew too large) the
+ * whole state is rewritten and the delta dropped.
+ */
+export async function saveState(store: GraphStore, state: Omit<IndexState, 'v' | 'basis'>, snapshotId: string, previous?: IndexState): Promise<void> {
+  const changed = previous?.basis ? filesToDelta(previous, state.files) : undefined;
+  if (changed) {
+    const delta: StoredDelta = { v: STATE_VERSION, base: previous!.basis!.stateId, repoId: state.repoId, tablesId: state.tablesId, derived: state.derived, files: changed };
+    await store.putNote(DELTA_KEY, DELTA_KIND, encoder.encode(JSON.stringify(delta)), snapshotId);
+    return;
+  }
   const index = new Map<string, number>();
   const externalNames: string[] = [];
   const files: Record<string, StoredState['files'][string]> = {};
@@ -106,29 +183,86 @@ export async function saveState(store: GraphStore, state: Omit<IndexState, 'v'>,
     });
     files[file] = { ...entry, externals };
   }
-  const stored: StoredState = { v: STATE_VERSION, repoId: state.repoId, tablesId: state.tablesId, derived: state.derived, externalNames, files };
-  await store.putNote(STATE_KEY, STATE_KIND, new TextEncoder().encode(JSON.stringify(stored)), snapshotId);
+  const stored: StoredState = { v: STATE_VERSION, id: randomUUID(), repoId: state.repoId, tablesId: state.tablesId, derived: state.derived, externalNames, files };
+  await store.putNote(STATE_KEY, STATE_KIND, encoder.encode(JSON.stringify(stored)), snapshotId);
+  // A delta left behind names a state note that no longer exists: harmless, but dead weight.
+  await store.deleteNote(DELTA_KEY);
+}
+
+/**
+ * The files of `files` that differ from `previous`'s state note (entries this run replaced,
+ * and those its delta already overrode), or undefined when a delta cannot express the change
+ * (files added or removed) or would hold more than {@link MAX_DELTA_FILES} or a quarter of the files.
+ */
+function filesToDelta(previous: IndexState, files: Readonly<Record<string, FileState>>): Record<string, FileState> | undefined {
+  const changed: Record<string, FileState> = {};
+  let count = 0;
+  let total = 0;
+  for (const file in files) {
+    const before = previous.files[file];
+    if (!before) return undefined;
+    total++;
+    // Untouched entries are the very objects loaded (see indexRepository), so identity tells.
+    if (files[file] === before && !previous.basis!.deltaPaths.has(file)) continue;
+    if (++count > MAX_DELTA_FILES) return undefined;
+    changed[file] = files[file]!;
+  }
+  // Past a quarter of the files, the whole state is about as cheap and keeps the delta small.
+  return total === Object.keys(previous.files).length && count * 4 <= total ? changed : undefined;
+}
+
+const DIRECTORIES_KEY = 'indexer:directories';
+const DIRECTORIES_KIND = 'indexer-directories';
+const DIRECTORIES_VERSION = 1;
+
+interface StoredDirectories {
+  readonly v: number;
+  /** The absolute root the listings were taken under: another root's listings are not reused. */
+  readonly root: string;
+  readonly listings: Readonly<Record<string, DirectoryListing>>;
+}
+
+/** The directory listings last walked under `root` (empty when none were stored). */
+export async function loadDirectories(store: GraphStore, root: string): Promise<ReadonlyMap<string, DirectoryListing>> {
+  const note = await store.getNote(DIRECTORIES_KEY);
+  if (!note) return new Map();
+  try {
+    const stored = JSON.parse(decoder.decode(note.value)) as StoredDirectories;
+    if (stored.v !== DIRECTORIES_VERSION || stored.root !== root) return new Map();
+    return new Map(Object.entries(stored.listings));
+  } catch {
+    return new Map();
+  }
+}
+
+/** Store the listings of a walk under `root`, unless they are the ones already stored. */
+export async function saveDirectories(store: GraphStore, root: string, previous: ReadonlyMap<string, DirectoryListing>, listings: ReadonlyMap<string, DirectoryListing>): Promise<void> {
+  if (sameListings(previous, listings)) return;
+  const stored: StoredDirectories = { v: DIRECTORIES_VERSION, root, listings: Object.fromEntries(listings) };
+  await store.putNote(DIRECTORIES_KEY, DIRECTORIES_KIND, encoder.encode(JSON.stringify(stored)), null);
+}
+
+/** Whether two sets of listings name the same directories with the same mtimes (a listing changes only with its mtime). */
+function sameListings(a: ReadonlyMap<string, DirectoryListing>, b: ReadonlyMap<string, DirectoryListing>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [dir, listing] of a) if (b.get(dir)?.mtimeMs !== listing.mtimeMs) return false;
+  return true;
 }
 
 /** The symbol tables the state names, or undefined when they are missing or another version. */
 export async function loadTables(store: GraphStore, state: IndexState): Promise<Map<string, FileExtraction> | undefined> {
   const note = await store.getNote(TABLES_KEY);
-  if (!note || tablesIdOf(note.value) !== state.tablesId) return undefined;
-  const entries = decodeExtractions(note.value);
-  if (!entries) return undefined;
-  return new Map(entries.map((entry) => [entry.extraction.path, entry.extraction]));
+  if (!note || peekTablesId(note.value) !== state.tablesId) return undefined;
+  const decoded = decodeTables(note.value);
+  if (!decoded || decoded.id !== state.tablesId) return undefined;
+  return new Map(decoded.tables.map((table) => [table.path, table]));
 }
 
 /** Store the tables; returns the id the state must name. */
 export async function saveTables(store: GraphStore, tables: ReadonlyMap<string, FileExtraction>): Promise<string> {
-  const entries: CachedExtraction[] = [...tables.values()].map((extraction) => ({ extraction, contentHash: '', moduleVersion: '' }));
-  const bytes = encodeExtractions(entries);
+  const { id, bytes } = encodeTables(tables.values());
   await store.putNote(TABLES_KEY, TABLES_KIND, bytes, null);
-  return tablesIdOf(bytes);
-}
-
-function tablesIdOf(bytes: Uint8Array): string {
-  return createHash('sha1').update(bytes).digest('hex');
+  return id;
 }
 
 /**

@@ -128,6 +128,34 @@ describe('discoverFiles', () => {
     expect(again.files[0]?.contentHash).toBe('cached');
   });
 
+  it('reuses the listing of a directory whose mtime is unchanged, and re-reads one that changed', async () => {
+    const tree = await mkdtemp(path.join(tmpdir(), 'knowing-listings-'));
+    try {
+      await mkdir(path.join(tree, 'pkg'));
+      await writeFile(path.join(tree, 'pkg', 'a.py'), 'x = 1\n');
+      const past = new Date('2024-01-01T00:00:00Z');
+      for (const dir of ['pkg', '']) await utimes(path.join(tree, dir), past, past);
+      const first = await discoverFiles({ root: tree });
+      expect([...first.directories.keys()].sort()).toEqual(['', 'pkg']);
+      expect(first.directories.get('pkg')).toEqual({ mtimeMs: past.getTime(), names: 'a.py', kinds: 'f' });
+
+      // Unchanged mtime: the stored listing is trusted, even one naming a file that is not there.
+      const doctored = new Map(first.directories).set('pkg', { mtimeMs: past.getTime(), names: 'a.py/ghost.py', kinds: 'ff' });
+      const reused = await discoverFiles({ root: tree, previousDirectories: doctored });
+      expect(reused.files.map((f) => f.path)).toEqual(['pkg/a.py']);
+      expect(reused.skipped).toEqual([{ path: 'pkg/ghost.py', reason: 'unreadable' }]);
+
+      // A new entry moves the directory's mtime: it is read again, and too fresh to be offered for reuse.
+      await writeFile(path.join(tree, 'pkg', 'b.py'), 'y = 2\n');
+      const changed = await discoverFiles({ root: tree, previousDirectories: doctored });
+      expect(changed.files.map((f) => f.path)).toEqual(['pkg/a.py', 'pkg/b.py']);
+      expect(changed.directories.has('pkg')).toBe(false);
+      expect(changed.directories.get('')).toEqual(first.directories.get(''));
+    } finally {
+      await rm(tree, { recursive: true, force: true });
+    }
+  });
+
   it('reports a missing root with PATH_NOT_FOUND', async () => {
     const error = await discoverFiles({ root: path.join(root, 'nope') }).catch((e: unknown) => e);
     expect(isKnowingError(error, 'PATH_NOT_FOUND')).toBe(true);

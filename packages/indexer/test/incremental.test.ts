@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,18 @@ async function expectSameAsFullIndex(store: GraphStore): Promise<void> {
 async function edit(relative: string, change: (text: string) => string): Promise<void> {
   const file = path.join(root, relative);
   await writeFile(file, change(await readFile(file, 'utf8')));
+}
+
+/** The files a state delta note holds. */
+function deltaFiles(note: { readonly value: Uint8Array } | undefined): Record<string, unknown> {
+  return (JSON.parse(new TextDecoder().decode(note?.value)) as { files: Record<string, unknown> }).files;
+}
+
+/** Give every directory an old mtime, as in a checkout that is not being edited: their listings become reusable. */
+async function ageDirectories(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) if (entry.isDirectory()) await ageDirectories(path.join(dir, entry.name));
+  const past = new Date('2024-01-01T00:00:00Z');
+  await utimes(dir, past, past);
 }
 
 describe('incremental re-index', () => {
@@ -118,6 +130,22 @@ describe('incremental re-index', () => {
     await expectSameAsFullIndex(store);
   });
 
+  it('finds files added to and removed from directories whose listings it kept', async () => {
+    await ageDirectories(root);
+    const store = createMemoryStore();
+    await index(store);
+    const listings = await store.getNote('indexer:directories');
+    expect(new TextDecoder().decode(listings?.value)).toContain('"src/shop/storage"');
+    expect((await index(store)).files).toMatchObject({ parsed: 0, written: 0 });
+    // Nothing moved: the listings note is not rewritten.
+    expect(await store.getNote('indexer:directories')).toBe(listings);
+    await writeFile(path.join(root, 'src/shop/storage/redis.py'), 'from .base import BaseStore\n\n\nclass RedisStore(BaseStore):\n    pass\n');
+    await rm(path.join(root, 'src/shop/util.py'));
+    const summary = await index(store);
+    expect(summary.files).toMatchObject({ parsed: 1, deleted: 1 });
+    await expectSameAsFullIndex(store);
+  });
+
   it('removes a deleted file with its nodes and edges, and re-resolves what pointed at it', async () => {
     const store = createMemoryStore();
     await index(store);
@@ -159,6 +187,54 @@ describe('incremental re-index', () => {
     await expectSameAsFullIndex(store);
   });
 
+  it('records a body-only edit as a small delta of the state, folded back once it grows', async () => {
+    const store = createMemoryStore();
+    await index(store);
+    const whole = await store.getNote('indexer:state');
+    const bodyEdit = (file: string, from: string, to: string): Promise<void> => edit(file, (text) => text.replace(from, to));
+    await bodyEdit('src/shop/service.py', 'return util.format_price(order.total())', 'self.reorder(1)\n        return util.format_price(order.total())');
+    expect((await index(store)).files).toMatchObject({ parsed: 1, resolved: 1 });
+    expect(await store.getNote('indexer:state')).toBe(whole);
+    expect(Object.keys(deltaFiles(await store.getNote('indexer:state-delta')))).toEqual(['src/shop/service.py']);
+    await expectSameAsFullIndex(store);
+
+    // The delta keeps every file that differs from the state note, not only this run's.
+    await edit('tests/test_service.py', (text) => text.replace('    store.put(1, "x")\n', '    store.put(1, "x")\n    store.dump()\n'));
+    expect((await index(store)).files).toMatchObject({ parsed: 1, resolved: 1 });
+    expect(Object.keys(deltaFiles(await store.getNote('indexer:state-delta'))).sort()).toEqual(['src/shop/service.py', 'tests/test_service.py']);
+    await expectSameAsFullIndex(store);
+
+    // A third file is more than a quarter of the 8: the state is rewritten whole.
+    await edit('src/shop/util.py', (text) => `${text}\n# touched\n`);
+    expect((await index(store)).files).toMatchObject({ parsed: 1 });
+    expect(await store.getNote('indexer:state')).not.toBe(whole);
+    expect(await store.getNote('indexer:state-delta')).toBeUndefined();
+    expect((await index(store)).files).toMatchObject({ parsed: 0, written: 0 });
+    await expectSameAsFullIndex(store);
+  });
+
+  it('ignores a delta left behind by a run that died after rewriting the whole state', async () => {
+    const store = createMemoryStore();
+    await index(store);
+    await edit('src/shop/service.py', (text) => text.replace('return util.format_price(order.total())', 'self.reorder(1)\n        return util.format_price(order.total())'));
+    await index(store);
+    expect(await store.getNote('indexer:state-delta')).toBeDefined();
+    // A new file makes the next state whole; the run dies before dropping the delta.
+    await writeFile(path.join(root, 'src/shop/extra.py'), 'def extra():\n    return 1\n');
+    const failing: GraphStore = Object.create(store, {
+      deleteNote: {
+        value: async (key: string) => {
+          if (key === 'indexer:state-delta') throw new Error('killed');
+          return store.deleteNote(key);
+        },
+      },
+    });
+    await expect(indexRepository({ root, store: failing, repoId: 'fixture', workers: 0 })).rejects.toThrow('killed');
+    await edit('src/shop/service.py', (text) => text.replace('self.reorder(1)\n        ', ''));
+    expect((await index(store)).files).toMatchObject({ parsed: 1 });
+    await expectSameAsFullIndex(store);
+  });
+
   it('recovers when a run died between its write and its state note', async () => {
     const store = createMemoryStore();
     await index(store);
@@ -166,7 +242,8 @@ describe('incremental re-index', () => {
     const failing: GraphStore = Object.create(store, {
       putNote: {
         value: async (key: string, kind: string, value: Uint8Array, snapshot?: string | null) => {
-          if (key === 'indexer:state') throw new Error('killed');
+          // The state goes out whole or as a delta: either write dies.
+          if (key === 'indexer:state' || key === 'indexer:state-delta') throw new Error('killed');
           return store.putNote(key, kind, value, snapshot);
         },
       },

@@ -239,6 +239,10 @@ class RustExtractor {
   /** Items met inside a function body, extracted once that body is done. */
   private deferred: { node: Node; pending: Pending }[] = [];
 
+  /** Offsets of the words a `visibility_modifier` / `where_clause` starts with (see {@link mayContain}). */
+  private visibilityWords: number[] | undefined;
+  private whereWords: number[] | undefined;
+
   constructor(
     private readonly source: string,
     /** Module path of the file below `crate` (`['store', 'index']`). */
@@ -247,7 +251,8 @@ class RustExtractor {
 
   run(root: Node, fileIsTest: boolean): Pick<FileExtraction, 'symbols' | 'references' | 'imports'> & { implementations: Implementation[] } {
     for (const item of root.namedChildren) {
-      const name = item && item.type !== 'use_declaration' && item.type !== 'impl_item' ? item.childForFieldName('name') : null;
+      const type = item?.type;
+      const name = item && type !== 'use_declaration' && type !== 'impl_item' ? item.childForFieldName('name') : null;
       if (name) this.fileItems.add(this.text(name));
     }
     this.collectFacts(root, undefined, new Map());
@@ -402,6 +407,10 @@ class RustExtractor {
   }
 
   private hasPub(node: Node): boolean {
+    // Most private items have no `pub`/`crate` anywhere in their text: skip reading the type
+    // of each child (a call into WASM each).
+    this.visibilityWords ??= wordOffsets(this.source, /\b(?:pub|crate)\b/g);
+    if (!mayContain(this.visibilityWords, node)) return false;
     return node.namedChildren.some((c) => c?.type === 'visibility_modifier');
   }
 
@@ -859,7 +868,8 @@ class RustExtractor {
 
   private typeParamsOf(node: Node, outer: Map<string, NameRef | undefined>): Map<string, NameRef | undefined> {
     const list = node.childForFieldName('type_parameters');
-    const where = node.namedChildren.find((c) => c?.type === 'where_clause');
+    this.whereWords ??= wordOffsets(this.source, /\bwhere\b/g);
+    const where = mayContain(this.whereWords, node) ? node.namedChildren.find((c) => c?.type === 'where_clause') : undefined;
     if (!list && !where) return outer;
     const params = new Map(outer);
     for (const param of list?.namedChildren ?? []) {
@@ -1197,8 +1207,12 @@ class RustExtractor {
     for (const type of this.typeHintsOf([node], this.body.selfType, this.body.typeParams)) this.emit('type', type, node);
   }
 
-  private walk(node: Node): void {
-    switch (node.type) {
+  /**
+   * Uses in a body. `type` is `node.type` when the caller already read it: every read of a
+   * node's type is a call into WASM, and bodies are where nearly all nodes are.
+   */
+  private walk(node: Node, type: string = node.type): void {
+    switch (type) {
       case 'call_expression':
         this.call(node);
         return;
@@ -1221,11 +1235,12 @@ class RustExtractor {
       case 'field_expression': {
         const value = node.childForFieldName('value');
         const field = node.childForFieldName('field');
-        if (value?.type === 'self' && field?.type === 'field_identifier') {
+        const valueType = value?.type;
+        if (valueType === 'self' && field?.type === 'field_identifier') {
           this.emit('field', ref(this.text(field), ['self']), node, this.body.selfType, true);
           return;
         }
-        if (value) this.walk(value);
+        if (value) this.walk(value, valueType);
         return;
       }
       case 'scoped_identifier': {
@@ -1355,7 +1370,7 @@ class RustExtractor {
       case 'inner_attribute_item':
         return;
       default:
-        if (ITEM_TYPES.has(node.type)) {
+        if (ITEM_TYPES.has(type)) {
           this.deferred.push({ node, pending: { docs: [], attributes: [] } });
           return;
         }
@@ -1386,7 +1401,7 @@ class RustExtractor {
       if (ITEM_TYPES.has(type) && type !== 'const_item' && type !== 'static_item') {
         this.deferred.push({ node: child, pending });
       } else {
-        this.walk(child);
+        this.walk(child, type);
       }
       pending = { docs: [], attributes: [] };
     }
@@ -1414,12 +1429,14 @@ class RustExtractor {
   private call(node: Node): void {
     let fn = node.childForFieldName('function');
     const args = node.childForFieldName('arguments');
-    if (fn?.type === 'generic_function') {
+    let fnType = fn?.type;
+    if (fn && fnType === 'generic_function') {
       this.typeReferences(fn.childForFieldName('type_arguments'));
       fn = fn.childForFieldName('function');
+      fnType = fn?.type;
     }
     if (fn) {
-      switch (fn.type) {
+      switch (fnType) {
         case 'identifier': {
           const name = this.text(fn);
           if (name === 'Err') {
@@ -1444,7 +1461,7 @@ class RustExtractor {
           const value = fn.childForFieldName('value');
           const field = fn.childForFieldName('field');
           if (!value || field?.type !== 'field_identifier') {
-            this.walk(fn);
+            this.walk(fn, fnType);
             break;
           }
           const name = this.text(field);
@@ -1456,11 +1473,12 @@ class RustExtractor {
             const headType = this.typeOf(head);
             this.emit('call', ref(name, segments), node, isStdReceiver(headType) ? undefined : headType);
           }
-          if (value.type !== 'self') this.walk(value);
+          const valueType = value.type;
+          if (valueType !== 'self') this.walk(value, valueType);
           break;
         }
         default:
-          this.walk(fn);
+          this.walk(fn, fnType);
       }
     }
     if (args) this.walk(args);
@@ -1504,17 +1522,19 @@ class RustExtractor {
    */
   private tokens(tree: Node): void {
     const children = tree.children;
+    // Each token's type is read once: the scan below looks ahead up to two tokens.
+    const types = children.map((child) => child?.type);
     let chain: string[] = [];
     let separator = '';
     for (let i = 0; i < children.length; i++) {
       const token = children[i];
       if (!token) continue;
-      const type = token.type;
+      const type = types[i];
       if (type === 'identifier' || type === 'self' || type === 'super' || type === 'crate') {
         const name = this.text(token);
         const next = children[i + 1];
-        const nextType = next?.type;
-        if (nextType === '!' && children[i + 2]?.type === 'token_tree') {
+        const nextType = types[i + 1];
+        if (nextType === '!' && types[i + 2] === 'token_tree') {
           const qualifier = separator === '::' ? chain : [];
           if (!STD_MACROS.has(name) && !isStdPath(qualifier)) this.emit('call', ref(name, qualifier), token);
           this.tokens(children[i + 2]!);
@@ -1524,7 +1544,7 @@ class RustExtractor {
           this.tokens(next);
           i += 1;
           // `a.b(x).c(y)`: the next call's receiver is the head `a.b()`.
-          if (children[i + 1]?.type === '.') {
+          if (types[i + 1] === '.') {
             chain = [`${[...chain, name].join(separator || '.')}()`];
             separator = '.';
             i += 1;
@@ -1696,9 +1716,13 @@ class RustExtractor {
 
   private callType(call: Node): NameRef | undefined {
     let fn = call.childForFieldName('function');
-    if (fn?.type === 'generic_function') fn = fn.childForFieldName('function');
+    let fnType = fn?.type;
+    if (fn && fnType === 'generic_function') {
+      fn = fn.childForFieldName('function');
+      fnType = fn?.type;
+    }
     if (!fn) return undefined;
-    switch (fn.type) {
+    switch (fnType) {
       case 'identifier':
         return this.results.get(this.text(fn));
       case 'scoped_identifier': {
@@ -1737,11 +1761,36 @@ class RustExtractor {
   }
 }
 
+/** Start offsets of the matches of a global `pattern` in `source`, ascending. */
+function wordOffsets(source: string, pattern: RegExp): number[] {
+  const offsets: number[] = [];
+  for (const match of source.matchAll(pattern)) offsets.push(match.index);
+  return offsets;
+}
+
+/**
+ * Whether one of `offsets` (see {@link wordOffsets}) lies within `node`'s text: when none
+ * does, no child of `node` can start with that word.
+ */
+function mayContain(offsets: readonly number[], node: Node): boolean {
+  if (offsets.length === 0) return false;
+  const start = node.startIndex;
+  let low = 0;
+  let high = offsets.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (offsets[mid]! < start) low = mid + 1;
+    else high = mid;
+  }
+  return low < offsets.length && offsets[low]! < node.endIndex;
+}
+
 function isRustTestFile(path: string): boolean {
-  const segments = path.split('/');
-  const base = segments.pop() ?? '';
+  // Runs for every file on every re-index: string searches, no split.
+  const slash = path.lastIndexOf('/');
+  const base = path.slice(slash + 1);
   if (base === 'tests.rs' || base.endsWith('_test.rs') || base.endsWith('_tests.rs')) return true;
-  return segments.includes('tests');
+  return `/${path.slice(0, slash + 1)}`.includes('/tests/');
 }
 
 /** Where a file sits in its crate. */
