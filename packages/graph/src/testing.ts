@@ -484,14 +484,6 @@ export function testGraphStore(name: string, makeStore: () => Promise<GraphStore
         expect(await store.search('requests')).toEqual([]);
       });
 
-      test('within scores only the listed nodes, before the limit', async () => {
-        const hits = await store.search('refresh_token', { within: [f.n.load.id, f.n.SessionStore.id] });
-        expect(ids(hits.map((h) => h.node))).toEqual([f.n.load.id]);
-        expect(await store.search('refresh_token', { within: [] })).toEqual([]);
-        const one = await store.search('refresh_token', { within: [f.n.load.id, f.n.refresh_token.id], limit: 1 });
-        expect(ids(one.map((h) => h.node))).toEqual([f.n.refresh_token.id]);
-      });
-
       test('column filters restrict where a term may match', async () => {
         const hits = await store.search('name:refresh_token');
         expect(ids(hits.map((h) => h.node))).toEqual([f.n.refresh_token.id]);

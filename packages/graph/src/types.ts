@@ -263,11 +263,6 @@ export interface TextSearchOptions {
   /** Per-column bm25 weights; missing columns use the store's defaults (10/5/4/3/3/1). */
   readonly columnWeights?: Readonly<Partial<Record<TextColumn, number>>>;
   readonly kinds?: readonly NodeKind[];
-  /**
-   * Score only these nodes: hits outside the list are left out before the limit. For rating
-   * known candidates against a query without fetching every match.
-   */
-  readonly within?: readonly NodeId[];
 }
 
 /** A full-text hit; higher `score` is better. */

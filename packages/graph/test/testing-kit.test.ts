@@ -157,8 +157,7 @@ function createMemoryStore(): GraphStore {
         const [col, term] = t.includes(':') ? t.split(':') : [undefined, t];
         return { col: col as TextColumn | undefined, term: term!.replace(/"/g, '').toLowerCase() };
       });
-      const within = o.within ? new Set(o.within) : undefined;
-      const hits = [...nodes.values()].filter((n) => !n.external && (!o.kinds || o.kinds.includes(n.kind)) && (!within || within.has(n.id))).map((n) => {
+      const hits = [...nodes.values()].filter((n) => !n.external && (!o.kinds || o.kinds.includes(n.kind))).map((n) => {
         const text: Record<TextColumn, string[]> = {
           name: tokens(n.name), concepts: tokens(packageOf(n.file)), path: tokens(n.file),
           qualified_name: tokens(n.qualifiedName), doc: tokens(n.doc), signature: tokens(n.signature),

@@ -207,14 +207,6 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
          WHERE nodes_fts MATCH @query AND n.kind IN (SELECT value FROM json_each(@kinds))
          ORDER BY rank LIMIT @limit`,
       ),
-      // Candidates only: the id list narrows the FTS rows before ranking.
-      searchWithin: db.prepare(
-        `SELECT ${NODE_COLUMNS}, bm25(nodes_fts, @w0, @w1, @w2, @w3, @w4, @w5) AS rank
-         FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid
-         WHERE nodes_fts MATCH @query AND nodes_fts.rowid IN (SELECT seq FROM nodes WHERE id IN (SELECT value FROM json_each(@within)))
-           AND (@kinds IS NULL OR n.kind IN (SELECT value FROM json_each(@kinds)))
-         ORDER BY rank LIMIT @limit`,
-      ),
       noteGet: db.prepare('SELECT key, kind, value, snapshot, updated_at FROM notes WHERE key = ?'),
       notePut: db.prepare(
         `INSERT INTO notes (key, kind, value, snapshot, updated_at) VALUES (?, ?, ?, ?, ?)
@@ -448,15 +440,9 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
           w4: weights.doc,
           w5: weights.signature,
         };
-        const within = options?.within;
-        if (within !== undefined && within.length === 0) return [];
         let rows: (NodeRow & { rank: number })[];
         try {
-          rows = (
-            within !== undefined
-              ? st.searchWithin.all({ ...params, kinds, within: JSON.stringify(within) })
-              : (kinds === null ? st.search : st.searchKinds).all(params)
-          ) as (NodeRow & { rank: number })[];
+          rows = (kinds === null ? st.search : st.searchKinds).all(params) as (NodeRow & { rank: number })[];
         } catch (error) {
           if (isBusy(error)) throw error;
           // The query text is FTS5 syntax written by a caller; whatever SQLite rejects
