@@ -4,6 +4,7 @@ import { countTermMatches, extractKeywordSet, extractPathTerms, keywordClusterId
 import type { KeywordSet } from '@knowing/keywords';
 import { DEFAULT_TEST_TASK_WORDS, isTestTask } from '@knowing/rank';
 import type { CheckedRanker, RankInput, SessionTracker } from '@knowing/rank';
+import { textMatches } from './text-match.js';
 import { communityRestriction, hits as computeHits, randomWalkWithRestart, walkCacheKey, walkCandidates } from '@knowing/walk';
 import type { WalkCache } from '@knowing/walk';
 import type { EngineOptions } from './options.js';
@@ -283,6 +284,7 @@ async function buildRankInputs(
   const sessionBoosts = ctx.session ? ctx.session.boosts(ids, ctx.now) : new Map<NodeId, number>();
 
   const wrappers = await namespaceWrappers(ctx.store, nodes, state.namespaces);
+  const text = textMatches(terms, nodes.filter((n) => !n.external && n.kind !== 'file'));
   const inputs: RankInput[] = [];
   for (const node of nodes) {
     // Files and namespace wrappers are walked through, but an agent reads symbols: they have no code of their own.
@@ -308,6 +310,7 @@ async function buildRankInputs(
       ...(boost ? { sessionBoost: boost } : {}),
       ...(classes ? { equivalenceClasses: classes } : {}),
       ...(termMatches > 0 ? { termMatches } : {}),
+      ...(text.has(node.id) ? { textMatch: text.get(node.id)! } : {}),
       ...(forcedIds.has(node.id) ? { forced: true } : {}),
     });
   }

@@ -10,6 +10,7 @@ import { indexRepository } from '@knowing/indexer';
 import { boostTermMatches } from '../src/fusion.js';
 import { namespaceWrappers } from '../src/seeds.js';
 import { symbolPathOf } from '../src/pipeline.js';
+import { textMatches } from '../src/text-match.js';
 import { createEngine } from '../src/index.js';
 import type { FusedCandidate } from '../src/types.js';
 
@@ -68,5 +69,30 @@ describe('namespace wrappers (Ruby modules that only wrap classes)', () => {
     const names = answer.pack.symbols.map((s) => s.node.qualifiedName);
     expect(names).toContain('lib/shop/cart.rb.Shop::Cart');
     expect(names.filter((n) => n.endsWith('.rb.Shop'))).toEqual([]);
+  });
+});
+
+describe('textMatches', () => {
+  const node = (name: string, doc: string): GraphNode => ({
+    id: name, name, qualifiedName: `lib/app.rb.App.${name}`, kind: 'method', language: 'ruby', file: 'lib/app.rb',
+    startLine: 1, endLine: 2, signature: `def ${name}`, doc, isTest: false, external: false,
+  });
+  const candidates = [
+    node('call', 'Retries failed uploads with exponential backoff.'),
+    node('upload', 'Uploads a file to the app bucket.'),
+    node('render', 'Renders the app view.'),
+  ];
+
+  it('rates the candidate whose text names the rarer task terms highest, and one naming none not at all', () => {
+    const scores = textMatches(new Set(taskTerms('retry failed uploads in the app')), candidates);
+    expect(scores.get('call')).toBe(1);
+    expect(scores.get('upload')!).toBeGreaterThan(0);
+    expect(scores.get('upload')!).toBeLessThan(1);
+    // `app` is in every candidate's path: it weighs little, and render names nothing else.
+    expect(scores.get('render') ?? 0).toBeLessThan(scores.get('upload')!);
+  });
+
+  it('is empty without task terms', () => {
+    expect(textMatches(new Set(), candidates).size).toBe(0);
   });
 });

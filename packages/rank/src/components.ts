@@ -31,6 +31,7 @@ export const RANK_COMPONENTS = Object.freeze({
   feedback: 'feedback',
   session: 'session',
   termMatch: 'term_match',
+  textMatch: 'text_match',
   hubDamping: 'hub_damping',
   testPenalty: 'test_penalty',
   kindPrior: 'kind_prior',

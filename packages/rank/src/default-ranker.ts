@@ -55,6 +55,7 @@ const OPTIONAL_NUMBERS = [
   'lastModified',
   'sessionBoost',
   'termMatches',
+  'textMatch',
 ] as const;
 
 /**
@@ -154,6 +155,7 @@ export function scoreInput(input: RankInput, scoring: ScoringContext): ScoredInp
     [C.feedback]: feedbackAdjustment(input.feedback, o.feedback),
     [C.session]: sessionContribution(input.sessionBoost, o.session),
     [C.termMatch]: o.termMatch.weight * Math.min(input.termMatches ?? 0, o.termMatch.cap),
+    [C.textMatch]: o.textMatchWeight * (input.textMatch ?? 0),
     [C.hubDamping]: 0,
     [C.testPenalty]: 0,
     [C.kindPrior]: 0,
@@ -197,6 +199,7 @@ export function scoreInput(input: RankInput, scoring: ScoringContext): ScoredInp
     authority: input.authority ?? 0,
     session_boost: input.sessionBoost ?? 0,
     term_matches: input.termMatches ?? 0,
+    text_match: input.textMatch ?? 0,
     test_multiplier: testMultiplier,
   };
   const ratio = feedbackRatio(input.feedback, o.feedback.confidence);

@@ -108,6 +108,7 @@ export const DEFAULT_RANKING_OPTIONS: RankingOptions = deepFreeze({
   isTestSymbol: defaultIsTestSymbol,
   forcedMargin: 0.1,
   termMatch: { weight: 0.15, cap: 4 },
+  textMatchWeight: 1,
 } satisfies RankingOptions);
 
 function invalid(message: string): KnowingError {
@@ -167,6 +168,7 @@ function validateRankingOptions(o: RankingOptions): void {
   checkNumber('forcedMargin', o.forcedMargin, 0);
   checkNumber('termMatch.weight', o.termMatch.weight, 0);
   checkNumber('termMatch.cap', o.termMatch.cap, 0);
+  checkNumber('textMatchWeight', o.textMatchWeight, 0);
 }
 
 /** Copy arrays and plain objects (so freezing never touches the caller's values); keep functions. */

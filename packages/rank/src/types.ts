@@ -66,6 +66,11 @@ export interface RankInput {
    * stemmed; see `countTermMatches` in `@knowing/keywords`). Absent = 0.
    */
   readonly termMatches?: number;
+  /**
+   * Full-text similarity of the symbol (name, path, doc comment, signature) to the task's
+   * terms, 0..1 relative to the best-matching candidate. Absent = 0.
+   */
+  readonly textMatch?: number;
   /** Framework forced injection: the symbol goes to the front of the ranking. */
   readonly forced?: boolean;
 }
@@ -269,6 +274,8 @@ export interface RankingOptions {
   /** Forced symbols score this much above the current top. @default 0.1 */
   readonly forcedMargin: number;
   readonly termMatch: TermMatchOptions;
+  /** Weight of `RankInput.textMatch`. @default 1 */
+  readonly textMatchWeight: number;
 }
 
 /**

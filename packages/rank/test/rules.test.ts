@@ -307,6 +307,16 @@ describe('term matches', () => {
     near(ranked[0]!.score - ranked[2]!.score, 0.6);
   });
 
+  it('adds textMatchWeight × textMatch', () => {
+    const ranker = createDefaultRanker({ textMatchWeight: 2 });
+    const plain = input('plain');
+    const texty: RankInput = { ...input('texty'), textMatch: 0.25 };
+    const ranked = ranker.rank([plain, texty], { task: 't', now: NOW });
+    expect(ranked.map((r) => r.node.name)).toEqual(['texty', 'plain']);
+    near(ranked[0]!.components.text_match, 0.5);
+    near(ranked[0]!.score - ranked[1]!.score, 0.5);
+  });
+
   it('rejects a negative weight and a non-finite match count', () => {
     expect(() => createDefaultRanker({ termMatch: { weight: -1 } })).toThrow(/termMatch.weight/);
     expect(() => createDefaultRanker().rank([input('x', Number.NaN)], { task: 't', now: NOW })).toThrow(/termMatches/);
