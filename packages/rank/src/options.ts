@@ -107,7 +107,7 @@ export const DEFAULT_RANKING_OPTIONS: RankingOptions = deepFreeze({
   testTaskWords: DEFAULT_TEST_TASK_WORDS,
   isTestSymbol: defaultIsTestSymbol,
   forcedMargin: 0.1,
-  termMatch: { weight: 0.15, cap: 4 },
+  termMatch: { weight: 0.3, cap: 4 },
   textMatchWeight: 1,
 } satisfies RankingOptions);
 

@@ -284,7 +284,7 @@ export interface RankingOptions {
  * target among the candidates the walk ranks alike.
  */
 export interface TermMatchOptions {
-  /** Score added per matched term. @default 0.15 */
+  /** Score added per matched term. @default 0.3 */
   readonly weight: number;
   /** Matches counted at most. @default 4 */
   readonly cap: number;
