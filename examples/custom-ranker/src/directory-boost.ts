@@ -27,7 +27,7 @@ export const DIRECTORY_BOOST_COMPONENT = 'directory_boost';
  *
  * @example
  * ```ts
- * const engine = createEngine({ store, ranker: createDirectoryBoostRanker({ directory: 'shop/shipping' }) });
+ * const engine = createEngine({ store, ranker: createDirectoryBoostRanker({ directory: 'shop/orders' }) });
  * ```
  */
 export function createDirectoryBoostRanker(options: DirectoryBoostOptions): Ranker {

@@ -15,8 +15,8 @@ testRanker('directory-boost with a negative boost', () => createDirectoryBoostRa
 testRanker('walk-only', () => createWalkOnlyRanker());
 
 const TASK = 'send an email to the customer';
-const SHIPPING = 'shop/shipping';
-const inShipping = (s: RankedSymbol): boolean => s.node.file.startsWith(`${SHIPPING}/`);
+const ORDERS = 'shop/orders';
+const inOrders = (s: RankedSymbol): boolean => s.node.file.startsWith(`${ORDERS}/`);
 const names = (ranked: readonly RankedSymbol[]): string[] => ranked.map((s) => s.node.qualifiedName);
 
 describe('the directory-boost ranker plugged into the engine', () => {
@@ -27,21 +27,21 @@ describe('the directory-boost ranker plugged into the engine', () => {
   beforeAll(async () => {
     sample = await indexSample({ workers: 0 });
     byDefault = (await createEngine({ store: sample.store }).forTask(TASK, { fresh: true })).ranked;
-    const ranker = createDirectoryBoostRanker({ directory: SHIPPING });
+    const ranker = createDirectoryBoostRanker({ directory: ORDERS });
     boosted = (await createEngine({ store: sample.store, ranker }).forTask(TASK, { fresh: true })).ranked;
   }, 60_000);
   afterAll(async () => sample?.close());
 
-  it('changes the order for the same task: shipping emails overtake the shared code', () => {
+  it('changes the order for the same task: the order emails overtake the shipping ones', () => {
     expect(names(boosted)).not.toEqual(names(byDefault));
-    // By default the shared customer and mail code leads; the shipping emails follow.
-    expect(inShipping(byDefault[0]!)).toBe(false);
-    const defaultFirstShipping = byDefault.findIndex(inShipping);
-    expect(defaultFirstShipping).toBeGreaterThan(2);
-    // Boosted, the two shipping emails are the first two answers.
+    // By default a shipping email leads (they read most like the task); the order emails follow.
+    expect(inOrders(byDefault[0]!)).toBe(false);
+    const defaultFirstOrders = byDefault.findIndex(inOrders);
+    expect(defaultFirstOrders).toBeGreaterThan(0);
+    // Boosted, the two order emails are the first two answers.
     expect(names(boosted.slice(0, 2)).sort()).toEqual([
-      'shop/shipping/notifications.py.send_delivery_email',
-      'shop/shipping/notifications.py.send_shipping_email',
+      'shop/orders/notifications.py.send_cancellation_email',
+      'shop/orders/notifications.py.send_order_confirmation',
     ]);
   });
 
@@ -49,13 +49,13 @@ describe('the directory-boost ranker plugged into the engine', () => {
     expect(new Set(names(boosted))).toEqual(new Set(names(byDefault)));
     const before = new Map(byDefault.map((s) => [s.node.id, s.score]));
     for (const symbol of boosted) {
-      const bonus = inShipping(symbol) ? 0.3 : 0;
+      const bonus = inOrders(symbol) ? 0.3 : 0;
       expect(symbol.score).toBeCloseTo(before.get(symbol.node.id)! + bonus, 9);
       expect(symbol.components[DIRECTORY_BOOST_COMPONENT]).toBe(bonus);
     }
     // Inside each group the default order is kept.
-    expect(names(boosted.filter(inShipping))).toEqual(names(byDefault.filter(inShipping)));
-    expect(names(boosted.filter((s) => !inShipping(s)))).toEqual(names(byDefault.filter((s) => !inShipping(s))));
+    expect(names(boosted.filter(inOrders))).toEqual(names(byDefault.filter(inOrders)));
+    expect(names(boosted.filter((s) => !inOrders(s)))).toEqual(names(byDefault.filter((s) => !inOrders(s))));
   });
 
   it('keeps every score the sum of its components', () => {
@@ -66,8 +66,8 @@ describe('the directory-boost ranker plugged into the engine', () => {
   });
 
   it('shows the bonus when the engine explains a symbol', async () => {
-    const engine = createEngine({ store: sample.store, ranker: createDirectoryBoostRanker({ directory: SHIPPING }) });
-    const why = await engine.explainSymbol(TASK, 'send_shipping_email');
+    const engine = createEngine({ store: sample.store, ranker: createDirectoryBoostRanker({ directory: ORDERS }) });
+    const why = await engine.explainSymbol(TASK, 'send_order_confirmation');
     expect(why.rank).toBeLessThanOrEqual(2);
     expect(why.components[DIRECTORY_BOOST_COMPONENT]).toBe(0.3);
   });

@@ -40,8 +40,8 @@ describe('the engine as a library, over the shipped invoicing project', () => {
 
   it('puts the refund path and the card gateway first for a refund task', async () => {
     const { ranked } = await project.engine.forTask(REFUND_TASK, { fresh: true });
-    expect(top(ranked, 3)).toEqual(expect.arrayContaining(['refundInvoice', 'CardGateway']));
-    expect(top(ranked, 6)).toContain('CardGateway.refund');
+    expect(top(ranked, 3)).toEqual(expect.arrayContaining(['CardGateway', 'CardGateway.refund']));
+    expect(top(ranked, 6)).toContain('refundInvoice');
     expect(top(ranked, 6).filter((name) => name.includes('Discount'))).toEqual([]);
   });
 
@@ -69,7 +69,7 @@ describe('the engine as a library, over the shipped invoicing project', () => {
       expect(again.summary.files.parsed).toBe(0);
       expect(again.summary.files.unchanged).toBe(8);
       const { ranked } = await again.engine.forTask(REFUND_TASK);
-      expect(top(ranked, 3)).toContain('refundInvoice');
+      expect(top(ranked, 3)).toContain('CardGateway.refund');
     } finally {
       // The store is shared with `project`'s file; close only this connection.
       await again.store.close();
