@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { LanguageId, NodeKind } from '@knowing/graph';
 import type { FileExtraction, Implementation, ImportDecl, NameRef, Reference, ReferenceKind, SupertypeRef, SymbolDef } from './languages/types.js';
+import type { ProjectLinks } from './resolve.js';
 
 /** Bump when the encoding changes; older notes are then ignored (and the files re-parsed). */
 export const EXTRACTION_CODEC_VERSION = 2;
@@ -196,13 +197,36 @@ function fromPayload(payload: unknown): CachedExtraction | undefined {
 // ------------------------------------------------------------------ symbol tables
 
 /** Bump when the tables encoding changes; older tables notes are then ignored (one full re-resolve). */
-export const TABLES_CODEC_VERSION = 1;
+export const TABLES_CODEC_VERSION = 2;
 
 /** Decoded tables and the id they were stored under. */
 export interface DecodedTables {
   /** Hash of the encoded tables, written into the blob when it was made (see {@link encodeTables}). */
   readonly id: string;
   readonly tables: FileExtraction[];
+  /** The links stored with the tables, if any. */
+  readonly links: ProjectLinks | undefined;
+}
+
+/**
+ * A tables blob opened for reading one file's table at a time: the shared strings and the
+ * links are decoded when opened, each table when asked for.
+ */
+export interface TablesReader {
+  readonly id: string;
+  /** Tables in the blob. */
+  readonly count: number;
+  readonly links: ProjectLinks | undefined;
+  /** The table at this position (the order the tables were encoded in); throws {@link DamagedTablesError} when damaged. */
+  table(index: number): FileExtraction;
+}
+
+/**
+ * A table of an opened blob cannot be read back (see {@link TablesReader.table}); the indexer
+ * answers it by resolving every file from its extraction.
+ */
+export class DamagedTablesError extends Error {
+  override readonly name = 'DamagedTablesError';
 }
 
 /** Strings of a tables blob, each stored once; index 0 is always the empty string. */
@@ -221,15 +245,21 @@ class StringTable {
   }
 }
 
+/** Lines of a tables blob before the tables, one per file, follow. */
+const TABLES_HEADER_LINES = 5;
+const NEWLINE = 10;
+
 /**
- * Serialise the symbol tables of every file (read on each re-index, over every file) into one
- * blob. Names, kinds, scopes and import sources repeat across files, so each distinct string
- * and scope is stored once and rows refer to them by index: on cargo the blob is a third
- * smaller than per-file payloads and decodes two to three times faster, and decoded tables
- * share their strings and scope arrays. The blob carries its own id (a hash of its body), read
- * back by {@link peekTablesId} without hashing or decoding.
+ * Serialise the symbol tables of every file, and the links a project computed from them
+ * (see `ProjectLinks`), into one blob. Names, kinds, scopes and import sources repeat across
+ * files, so each distinct string and scope is stored once and rows refer to them by index.
+ * The blob is lines of JSON (JSON text has no raw newlines): a head with the version and
+ * the blob's id (a hash of the rest, read back by {@link peekTablesId} without hashing or
+ * decoding), the strings, the scopes, the links, the name index of the links, then one line
+ * per table. A one-file re-index reads the strings and the links and only the tables its
+ * resolution reaches (see {@link openTables}).
  */
-export function encodeTables(tables: Iterable<FileExtraction>): { readonly id: string; readonly bytes: Uint8Array } {
+export function encodeTables(tables: Iterable<FileExtraction>, links?: ProjectLinks): { readonly id: string; readonly bytes: Uint8Array } {
   const strings = new StringTable();
   const scopeIds = new Map<string, number>();
   const scopes: number[][] = [];
@@ -245,7 +275,7 @@ export function encodeTables(tables: Iterable<FileExtraction>): { readonly id: s
     return id;
   };
   const nameRef = (ref: NameRef): number[] => [...ref.qualifier.map((q) => strings.id(q)), strings.id(ref.name)];
-  const files: unknown[] = [];
+  const rows: string[] = [];
   for (const table of tables) {
     const symbols = table.symbols.map((s) => {
       const flags = (s.isTest ? 1 : 0) | (s.exported ? 2 : 0) | (s.overrides ? 4 : 0);
@@ -273,11 +303,29 @@ export function encodeTables(tables: Iterable<FileExtraction>): { readonly id: s
       i.line,
     ]);
     const implementations = table.implementations && table.implementations.length > 0 ? table.implementations.map((i) => [nameRef(i.type), nameRef(i.trait), i.line]) : 0;
-    files.push([strings.id(table.path), strings.id(table.language), strings.id(table.namespace), table.syntaxErrors, symbols, references, imports, implementations]);
+    rows.push(JSON.stringify([strings.id(table.path), strings.id(table.language), strings.id(table.namespace), table.syntaxErrors, symbols, references, imports, implementations]));
   }
-  const body = JSON.stringify([strings.list, scopes, files]);
+  let linksLine = 'null';
+  let namesLine = 'null';
+  if (links) {
+    const ids = (list: readonly string[]): number[] => list.map((value) => strings.id(value));
+    linksLine = JSON.stringify({
+      paths: ids(links.paths),
+      languages: ids(links.languages),
+      namespaces: ids(links.namespaces),
+      counts: links.counts,
+      goModulePath: links.goModulePath,
+      attached: links.attached,
+      implementations: links.implementations,
+      parts: links.parts.map((item) => (typeof item === 'string' ? -1 - strings.id(item) : item)),
+      nameKinds: ids(links.nameKinds),
+    });
+    // Names as negative string ids among the keys and kinds: an array of integers parses fastest.
+    namesLine = JSON.stringify(links.names.map((item) => (typeof item === 'string' ? -1 - strings.id(item) : item)));
+  }
+  const body = [JSON.stringify(strings.list), JSON.stringify(scopes), linksLine, namesLine, ...rows].join('\n');
   const id = createHash('sha1').update(body).digest('hex');
-  return { id, bytes: encoder.encode(`[${TABLES_CODEC_VERSION},"${id}",${body}]`) };
+  return { id, bytes: encoder.encode(`[${TABLES_CODEC_VERSION},"${id}"]\n${body}`) };
 }
 
 /**
@@ -292,88 +340,158 @@ export function peekTablesId(bytes: Uint8Array): string | undefined {
   return end < 0 ? undefined : head.slice(prefix.length, end);
 }
 
-/** Decode a blob written by {@link encodeTables}; undefined when damaged or of another version. */
+/** Decode every table of a blob written by {@link encodeTables}; undefined when damaged or of another version. */
 export function decodeTables(bytes: Uint8Array): DecodedTables | undefined {
-  let payload: unknown;
+  const reader = openTables(bytes);
+  if (!reader) return undefined;
   try {
-    payload = JSON.parse(decoder.decode(bytes));
+    const tables: FileExtraction[] = [];
+    for (let index = 0; index < reader.count; index++) tables.push(reader.table(index));
+    return { id: reader.id, tables, links: reader.links };
   } catch {
-    return undefined;
-  }
-  if (!Array.isArray(payload) || payload[0] !== TABLES_CODEC_VERSION) return undefined;
-  try {
-    return tablesFromPayload(payload);
-  } catch {
-    // Valid JSON of the wrong shape: as damaged as unparsable bytes.
+    // Unparsable rows, or valid JSON of the wrong shape: damaged either way.
     return undefined;
   }
 }
 
-function tablesFromPayload(payload: unknown[]): DecodedTables {
-  const [, id, [strings, rawScopes, rawFiles]] = payload as [number, string, [string[], number[][], unknown[][]]];
-  const scopes = rawScopes.map((scope) => scope.map((s) => strings[s]!));
+/**
+ * Open a blob written by {@link encodeTables} to read tables one at a time (see
+ * {@link TablesReader}); undefined when it is of another version or its head, strings or
+ * links are damaged.
+ */
+export function openTables(bytes: Uint8Array): TablesReader | undefined {
+  const id = peekTablesId(bytes);
+  if (id === undefined) return undefined;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  // Line i spans starts[i] .. starts[i + 1] - 1 (the newline).
+  const starts: number[] = [0];
+  for (let at = buffer.indexOf(NEWLINE); at >= 0; at = buffer.indexOf(NEWLINE, at + 1)) starts.push(at + 1);
+  starts.push(buffer.length + 1);
+  const lineCount = starts.length - 1;
+  if (lineCount < TABLES_HEADER_LINES) return undefined;
+  const line = (index: number): unknown => JSON.parse(buffer.toString('utf8', starts[index]!, starts[index + 1]! - 1));
+  let strings: string[];
+  let scopes: string[][];
+  let links: ProjectLinks | undefined;
+  try {
+    strings = line(1) as string[];
+    scopes = (line(2) as number[][]).map((scope) => scope.map((s) => strings[s]!));
+    const stored = line(3) as StoredLinks | null;
+    links = stored ? linksFromStored(stored, strings, () => line(4) as number[]) : undefined;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(strings) || !Array.isArray(scopes)) return undefined;
+  const count = lineCount - TABLES_HEADER_LINES;
+  return {
+    id,
+    count,
+    links,
+    table(index: number): FileExtraction {
+      if (index < 0 || index >= count) throw new RangeError(`no table ${index} in a blob of ${count}`);
+      try {
+        return tableFromRow(line(TABLES_HEADER_LINES + index) as unknown[], strings, scopes);
+      } catch (error) {
+        throw new DamagedTablesError(`table ${index} of tables ${id} cannot be read`, { cause: error });
+      }
+    },
+  };
+}
+
+/** Links as stored: strings by their index in the blob's strings. */
+interface StoredLinks {
+  readonly paths: number[];
+  readonly languages: number[];
+  readonly namespaces: number[];
+  readonly counts: number[];
+  readonly goModulePath: string;
+  readonly attached: number[];
+  readonly implementations: number[];
+  /** Part keys as `-1 - string id`. */
+  readonly parts: number[];
+  readonly nameKinds: number[];
+}
+
+function linksFromStored(stored: StoredLinks, strings: readonly string[], readNames: () => number[]): ProjectLinks {
+  const text = (ids: readonly number[]): string[] => ids.map((id) => strings[id]!);
+  let names: (string | number)[] | undefined;
+  return {
+    paths: text(stored.paths),
+    languages: text(stored.languages),
+    namespaces: text(stored.namespaces),
+    counts: stored.counts,
+    goModulePath: stored.goModulePath,
+    attached: stored.attached,
+    implementations: stored.implementations,
+    parts: stored.parts.map((item) => (item < 0 ? strings[-1 - item]! : item)),
+    nameKinds: text(stored.nameKinds),
+    // Most of the links by size, and only a call no definition answers needs it: decoded on first use.
+    get names(): (string | number)[] {
+      return (names ??= readNames().map((item) => (item < 0 ? strings[-1 - item]! : item)));
+    },
+  };
+}
+
+function tableFromRow(file: unknown[], strings: readonly string[], scopes: readonly string[][]): FileExtraction {
   const nameRef = (row: readonly number[]): NameRef => {
     const last = row.length - 1;
     const qualifier: string[] = new Array<string>(last);
     for (let i = 0; i < last; i++) qualifier[i] = strings[row[i]!]!;
     return { name: strings[row[last]!]!, qualifier };
   };
-  const tables = rawFiles.map((file): FileExtraction => {
-    const [path, language, namespace, syntaxErrors, rawSymbols, rawReferences, rawImports, rawImplementations] = file as [
-      number,
-      number,
-      number,
-      number,
-      number[][],
-      [number[], number, number, number, number[]?][],
-      [number, number[], number, number, number][],
-      [number[], number[], number][] | 0,
-    ];
-    const symbols = rawSymbols.map((row): SymbolDef => {
-      const symbol: { -readonly [K in keyof SymbolDef]: SymbolDef[K] } = {
-        name: strings[row[0]!]!,
-        kind: strings[row[1]!]! as NodeKind,
-        scope: scopes[row[2]!]!,
-        startLine: row[3]!,
-        endLine: row[4]!,
-        signature: strings[row[5]!]!,
-        doc: strings[row[6]!]!,
-        isTest: (row[7]! & 1) !== 0,
-        exported: (row[7]! & 2) !== 0,
-        parent: row[8]!,
-      };
-      if ((row[7]! & 4) !== 0) symbol.overrides = true;
-      if (row.length > 9) decodeSymbolExtras(symbol, row as unknown[], strings, nameRef);
-      return symbol;
-    });
-    const references = rawReferences.map(([ref, from, kind, line, receiverType]): Reference => {
-      const reference: { -readonly [K in keyof Reference]: Reference[K] } = { ...nameRef(ref), from, kind: REFERENCE_KINDS[kind] ?? 'call', line };
-      if (receiverType) reference.receiverType = nameRef(receiverType);
-      return reference;
-    });
-    const imports = rawImports.map(([source, flatNames, moduleAlias, reexport, line]): ImportDecl => {
-      const names: { imported: string; local: string }[] = [];
-      for (let i = 0; i + 1 < flatNames.length; i += 2) names.push({ imported: strings[flatNames[i]!]!, local: strings[flatNames[i + 1]!]! });
-      const decl: { -readonly [K in keyof ImportDecl]: ImportDecl[K] } = { source: strings[source]!, names, line };
-      if (moduleAlias) decl.moduleAlias = strings[moduleAlias - 1]!;
-      if (reexport) decl.reexport = true;
-      return decl;
-    });
-    const table: { -readonly [K in keyof FileExtraction]: FileExtraction[K] } = {
-      path: strings[path]!,
-      language: strings[language]! as LanguageId,
-      namespace: strings[namespace]!,
-      syntaxErrors,
-      symbols,
-      references,
-      imports,
+  const [path, language, namespace, syntaxErrors, rawSymbols, rawReferences, rawImports, rawImplementations] = file as [
+    number,
+    number,
+    number,
+    number,
+    number[][],
+    [number[], number, number, number, number[]?][],
+    [number, number[], number, number, number][],
+    [number[], number[], number][] | 0,
+  ];
+  const symbols = rawSymbols.map((row): SymbolDef => {
+    const symbol: { -readonly [K in keyof SymbolDef]: SymbolDef[K] } = {
+      name: strings[row[0]!]!,
+      kind: strings[row[1]!]! as NodeKind,
+      scope: scopes[row[2]!]!,
+      startLine: row[3]!,
+      endLine: row[4]!,
+      signature: strings[row[5]!]!,
+      doc: strings[row[6]!]!,
+      isTest: (row[7]! & 1) !== 0,
+      exported: (row[7]! & 2) !== 0,
+      parent: row[8]!,
     };
-    if (rawImplementations) {
-      table.implementations = rawImplementations.map(([type, trait, line]): Implementation => ({ type: nameRef(type), trait: nameRef(trait), line }));
-    }
-    return table;
+    if ((row[7]! & 4) !== 0) symbol.overrides = true;
+    if (row.length > 9) decodeSymbolExtras(symbol, row as unknown[], strings, nameRef);
+    return symbol;
   });
-  return { id, tables };
+  const references = rawReferences.map(([ref, from, kind, line, receiverType]): Reference => {
+    const reference: { -readonly [K in keyof Reference]: Reference[K] } = { ...nameRef(ref), from, kind: REFERENCE_KINDS[kind] ?? 'call', line };
+    if (receiverType) reference.receiverType = nameRef(receiverType);
+    return reference;
+  });
+  const imports = rawImports.map(([source, flatNames, moduleAlias, reexport, line]): ImportDecl => {
+    const names: { imported: string; local: string }[] = [];
+    for (let i = 0; i + 1 < flatNames.length; i += 2) names.push({ imported: strings[flatNames[i]!]!, local: strings[flatNames[i + 1]!]! });
+    const decl: { -readonly [K in keyof ImportDecl]: ImportDecl[K] } = { source: strings[source]!, names, line };
+    if (moduleAlias) decl.moduleAlias = strings[moduleAlias - 1]!;
+    if (reexport) decl.reexport = true;
+    return decl;
+  });
+  const table: { -readonly [K in keyof FileExtraction]: FileExtraction[K] } = {
+    path: strings[path]!,
+    language: strings[language]! as LanguageId,
+    namespace: strings[namespace]!,
+    syntaxErrors,
+    symbols,
+    references,
+    imports,
+  };
+  if (rawImplementations) {
+    table.implementations = rawImplementations.map(([type, trait, line]): Implementation => ({ type: nameRef(type), trait: nameRef(trait), line }));
+  }
+  return table;
 }
 
 /** The optional tail of a symbol row (see {@link encodeTables}). */

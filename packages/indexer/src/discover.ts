@@ -61,6 +61,13 @@ export interface DirectoryListing {
   readonly names: string;
   /** One letter per entry, in the same order: `f` file, `d` directory, `l` symbolic link, `o` anything else. */
   readonly kinds: string;
+  /**
+   * Hash of the ignore rules in force in the directory (every ignore file from the root down,
+   * with its directory and name), which `ignored` was decided under.
+   */
+  readonly rules?: string;
+  /** One letter per entry, in the same order: `i` ignored, `k` kept, `.` not looked at. */
+  readonly ignored?: string;
 }
 
 /** What a previous run knew about a file, so an untouched file need not be read again. */
@@ -185,7 +192,14 @@ const OPERATIONS_PER_YIELD = 512;
 interface IgnoreLevel {
   /** Repo-relative directory of the ignore file, `''` at the root. */
   readonly dir: string;
-  readonly matcher: Ignore;
+  readonly text: string;
+  /** Compiled on first use: while the rules and listings stand, verdicts come from the listings. */
+  matcher?: Ignore;
+}
+
+/** The rules of `levels` (see `DirectoryListing.rules`), from those of the levels above. */
+function rulesHash(above: string, dir: string, file: string, text: string): string {
+  return createHash('sha1').update(`${above}\0${dir}\0${file}\0${text}`).digest('hex');
 }
 
 /**
@@ -226,20 +240,27 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
 
   const rootLevels: IgnoreLevel[] = [];
   const exclude = readText(path.join(root, '.git', 'info', 'exclude'));
-  if (exclude) rootLevels.push({ dir: '', matcher: ignore().add(exclude) });
+  if (exclude) rootLevels.push({ dir: '', text: exclude });
+  const rootRules = exclude ? rulesHash('', '', '.git/info/exclude', exclude) : '';
 
   const directories = new Map<string, DirectoryListing>();
+  // Relative paths are built from directory entries (no `.`, `..` or empty segments), so
+  // joining needs no normalising: `path.join` costs more than the system call it feeds.
+  const rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
+  const absolute = path.sep === '/' ? (rel: string): string => rootPrefix + rel : (rel: string): string => rootPrefix + rel.split('/').join(path.sep);
 
-  /** A directory's entries, sorted: reused from the previous walk while its mtime is unchanged, else read. */
-  function listDirectory(relDir: string, absDir: string): { names: readonly string[]; kinds: string } | undefined {
+  /**
+   * A directory's entries, sorted: reused from the previous walk while its mtime is unchanged
+   * (`previous`), else read; `keep` when the listing may be offered to the next walk.
+   */
+  function listDirectory(relDir: string, absDir: string): { names: readonly string[]; kinds: string; mtimeMs: number; keep: boolean; previous?: DirectoryListing } | undefined {
     // Taken before the stat: an entry added after this moment moves the mtime past it.
     const startedAt = Date.now();
     const info = statOrUndefined(absDir);
     if (!info) return undefined;
     const previous = options.previousDirectories?.get(relDir);
     if (previous && previous.mtimeMs === info.mtimeMs) {
-      directories.set(relDir, previous);
-      return { names: previous.names === '' ? [] : previous.names.split('/'), kinds: previous.kinds };
+      return { names: previous.names === '' ? [] : previous.names.split('/'), kinds: previous.kinds, mtimeMs: info.mtimeMs, keep: true, previous };
     }
     let entries: Dirent[];
     try {
@@ -251,26 +272,38 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
     const names = entries.map((entry) => entry.name);
     let kinds = '';
     for (const entry of entries) kinds += entry.isSymbolicLink() ? 'l' : entry.isDirectory() ? 'd' : entry.isFile() ? 'f' : 'o';
-    if (info.mtimeMs < startedAt - RACY_MARGIN_MS) directories.set(relDir, { mtimeMs: info.mtimeMs, names: names.join('/'), kinds });
-    return { names, kinds };
+    return { names, kinds, mtimeMs: info.mtimeMs, keep: info.mtimeMs < startedAt - RACY_MARGIN_MS };
   }
 
-  async function walk(relDir: string, levels: readonly IgnoreLevel[]): Promise<void> {
+  async function walk(relDir: string, levels: readonly IgnoreLevel[], rulesAbove: string): Promise<void> {
     options.signal?.throwIfAborted();
-    const absDir = relDir ? path.join(root, relDir) : root;
+    const absDir = relDir ? absolute(relDir) : root;
     await maybeYield();
     const listing = listDirectory(relDir, absDir);
     if (!listing) {
       skipped.push({ path: relDir + '/', reason: 'unreadable' });
       return;
     }
-    const { names, kinds } = listing;
+    const { names, kinds, previous } = listing;
     let here = levels;
+    let rules = rulesAbove;
     for (const ignoreFile of settings.ignoreFiles) {
       if (!names.includes(ignoreFile)) continue;
       const text = readText(path.join(absDir, ignoreFile));
-      if (text) here = [...here, { dir: relDir, matcher: ignore().add(text) }];
+      if (text) {
+        here = [...here, { dir: relDir, text }];
+        rules = rulesHash(rules, relDir, ignoreFile, text);
+      }
     }
+    // Verdicts of the previous walk stand while the entries and the rules do.
+    const known = previous?.rules === rules && previous.ignored?.length === names.length ? previous.ignored : undefined;
+    let verdicts = '';
+    const ignoredHere = (index: number, rel: string, isDirectory: boolean): boolean => {
+      const before = known?.[index];
+      const ignored = before === 'i' || (before !== 'k' && isIgnored(here, rel, isDirectory));
+      verdicts += '.'.repeat(index - verdicts.length) + (ignored ? 'i' : 'k');
+      return ignored;
+    };
     const subdirs: string[] = [];
     for (let i = 0; i < names.length; i++) {
       const name = names[i]!;
@@ -285,7 +318,7 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
           if (name !== '.git') skipped.push({ path: rel + '/', reason: 'skipped_directory' });
           continue;
         }
-        if (isIgnored(here, rel, true)) {
+        if (ignoredHere(i, rel, true)) {
           skipped.push({ path: rel + '/', reason: 'ignored' });
           continue;
         }
@@ -293,20 +326,25 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
         continue;
       }
       if (kind !== 'f' || !accept(rel)) continue;
-      if (isIgnored(here, rel, false)) {
+      if (ignoredHere(i, rel, false)) {
         skipped.push({ path: rel, reason: 'ignored' });
         continue;
       }
       candidates.push(rel);
     }
-    for (const sub of subdirs) await walk(sub, here);
+    if (listing.keep) {
+      verdicts += '.'.repeat(names.length - verdicts.length);
+      const same = previous !== undefined && previous.rules === rules && previous.ignored === verdicts;
+      directories.set(relDir, same ? previous : { mtimeMs: listing.mtimeMs, names: previous?.names ?? names.join('/'), kinds, rules, ignored: verdicts });
+    }
+    for (const sub of subdirs) await walk(sub, here, rules);
   }
 
   function classifySymlink(rel: string): void {
     // A link named like a file no module wants (`LICENSE-MIT`, `README.md`) is not worth a realpath.
     const base = rel.slice(rel.lastIndexOf('/') + 1);
     if (base.includes('.') && !accept(rel)) return;
-    const abs = path.join(root, rel);
+    const abs = absolute(rel);
     let target: string;
     try {
       // The native realpath is one libc call; the JavaScript one lstats every path segment.
@@ -334,7 +372,7 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
   }
 
   function inspect(rel: string): void {
-    const abs = path.join(root, rel);
+    const abs = absolute(rel);
     let info: Stats;
     try {
       info = lstatSync(abs);
@@ -375,7 +413,7 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
     files.push({ path: rel, absolutePath: abs, sizeBytes: bytes.length, mtimeMs: info.mtimeMs, contentHash });
   }
 
-  await walk('', rootLevels);
+  await walk('', rootLevels, rootRules);
   for (const candidate of candidates) {
     await maybeYield();
     inspect(candidate);
@@ -419,6 +457,7 @@ function isIgnored(levels: readonly IgnoreLevel[], rel: string, isDirectory: boo
   let ignored = false;
   for (const level of levels) {
     const local = level.dir ? rel.slice(level.dir.length + 1) : rel;
+    level.matcher ??= ignore().add(level.text);
     const verdict = level.matcher.test(isDirectory ? local + '/' : local);
     if (verdict.ignored) ignored = true;
     else if (verdict.unignored) ignored = false;

@@ -4,12 +4,12 @@
  * output changed, in one atomic batch.
  */
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { ErrorCode, KnowingError } from '@knowing/graph';
 import type { FileRecord, FileWrite, GraphEdge, GraphNode, GraphStore, NodeId, OwnedEdges } from '@knowing/graph';
-import { decodeExtraction, peekContentHash } from './codec.js';
+import { DamagedTablesError, decodeExtraction, peekContentHash } from './codec.js';
 import { deriveCoTested, deriveHierarchy, derivedOwners } from './derive.js';
 import { DEFAULT_SKIP_DIRECTORIES, discoverFiles } from './discover.js';
 import type { DiscoveredFile, KnownFileState, SkipReason } from './discover.js';
@@ -19,12 +19,11 @@ import { createLanguageRegistry } from './languages/registry.js';
 import type { FileExtraction, LanguageModule } from './languages/types.js';
 import { createWorkerPool, TaskTimeoutError, WorkerStartupError } from './pool.js';
 import { externalNode, Project } from './resolve.js';
-import type { FileOutput, OwnerOutput, ProjectFile } from './resolve.js';
-import { loadDirectories, loadState, loadTables, saveDirectories, saveState, saveTables, tableHash, tableOf } from './state.js';
+import type { FileOutput, OwnerOutput } from './resolve.js';
+import { loadDirectories, loadLinkedTables, loadState, saveDirectories, saveState, saveTables, tableHash, tableOf } from './state.js';
 import type { DerivedState, FileState } from './state.js';
 import { detectRepoId, readHeadCommit } from './repo-id.js';
 import type { IndexOptions, IndexProgress, IndexSummary, SyntaxErrorFile } from './types.js';
-import { readFile } from 'node:fs/promises';
 
 /** Defaults of {@link IndexOptions}. */
 export const DEFAULT_INDEX_OPTIONS = Object.freeze({
@@ -45,7 +44,7 @@ interface Entry {
   readonly module: LanguageModule;
   /** Full extraction, when this run needs it (parsed now, or re-resolved from its note). */
   extraction: FileExtraction | undefined;
-  /** Symbol table (see state.ts); always present once classified. */
+  /** Symbol table (see state.ts): of every file when all are re-resolved, else of the changed ones. */
   table: FileExtraction | undefined;
   contentHash: string;
   sizeBytes: number;
@@ -69,7 +68,7 @@ function emptyCounts(): Record<string, number> {
 }
 
 function countNodes(project: Project, file: string): Record<string, number> {
-  const unit = project.byPath.get(file)!;
+  const unit = project.unitOf(file)!;
   const counts = emptyCounts();
   counts.file = 1;
   const symbols = unit.ext.symbols;
@@ -109,7 +108,7 @@ function countEdges(edges: readonly GraphEdge[]): Record<string, number> {
 export async function indexRepository(options: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
   const root = path.resolve(options.root);
-  const rootInfo = await stat(root).catch(() => undefined);
+  const rootInfo = statSync(root, { throwIfNoEntry: false });
   if (!rootInfo?.isDirectory()) {
     throw new KnowingError(ErrorCode.PathNotFound, `${root} does not exist or is not a directory`, {
       source: 'indexer',
@@ -122,6 +121,9 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   const progress = options.onProgress ?? (() => {});
   const signal = options.signal;
   const repoId = options.repoId ?? (await detectRepoId(root));
+  // Read now, while the thread pool is idle: by the write, a fresh process's pool threads
+  // compete with grammar compilation for cores, and a read there can wait tens of milliseconds.
+  const headCommit = readHeadCommit(root).catch(() => null);
 
   const storedRepo = await store.repo();
   // Node ids embed the repo id: a different id means every node is new.
@@ -179,22 +181,37 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
 
   // Nothing added, deleted or changed: the stored graph is current, nothing to resolve.
   const noop = state !== undefined && !added && deleted.size === 0 && entries.every((e) => !e.changed);
-  // The fast path needs every unchanged file's table and no change to any table.
-  const storedTables = state && !noop && !added && deleted.size === 0 ? await loadTables(store, state) : undefined;
+  // The fast path needs the stored tables (with their links) and no change to any table;
+  // it then reads only the tables its resolution reaches.
+  const goModulePath = noop ? undefined : readGoModulePath(root);
+  const storedTables = state && !noop && !added && deleted.size === 0 ? await loadLinkedTables(store, state) : undefined;
   let fast = noop || storedTables !== undefined;
   for (const entry of noop ? [] : entries) {
-    const version = moduleVersion(entry.module);
-    if (entry.extraction) {
-      entry.table = tableOf(entry.extraction);
-      if (fast && tableHash(entry.table, version) !== state!.files[entry.file.path]!.tableHash) fast = false;
-    } else {
-      entry.table = storedTables?.get(entry.file.path);
-      if (!entry.table) fast = false;
-    }
+    if (!entry.extraction) continue;
+    entry.table = tableOf(entry.extraction);
+    if (fast && tableHash(entry.table, moduleVersion(entry.module)) !== state!.files[entry.file.path]!.tableHash) fast = false;
   }
-  if (!fast) {
-    // Every file is re-resolved: load the full extractions the fast path could do without,
-    // parsing the few whose cached extraction is missing (deleted notes, an older codec).
+  const allPaths = entries.map((e) => e.file.path);
+  let project: Project | undefined;
+  if (fast && !noop) {
+    project = Project.fromLinks(
+      repoId,
+      entries.filter((e) => e.extraction).map((e) => ({ path: e.file.path, extraction: e.extraction!, language: e.module })),
+      {
+        allPaths,
+        ...(goModulePath ? { goModulePath } : {}),
+        linked: {
+          links: storedTables!.links,
+          // Positions in the links are positions in `entries` (fromLinks checks the paths).
+          load: (index) => ({ path: allPaths[index]!, extraction: storedTables!.table(index), language: entries[index]!.module, deduplicated: true }),
+        },
+      },
+    );
+    if (!project) fast = false;
+  }
+  /** Every file is re-resolved: the full extractions the fast path could do without, and an eager project over them. */
+  const takeFullPath = async (): Promise<Project> => {
+    // Parsing the few whose cached extraction is missing (deleted notes, an older codec).
     const missing: Entry[] = [];
     for (const entry of entries) {
       signal?.throwIfAborted();
@@ -202,30 +219,35 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     }
     if (missing.length > 0) await acceptParsed(store, await parseAll(missing, settings, progress, signal), warnings);
     for (const entry of entries) entry.table = tableOf(entry.extraction!);
-  }
+    return new Project(repoId, entries.map((e) => ({ path: e.file.path, extraction: e.extraction!, language: e.module })), { allPaths, ...(goModulePath ? { goModulePath } : {}) });
+  };
+  if (!fast) project = await takeFullPath();
   const parseMs = elapsed(parseStarted);
   signal?.throwIfAborted();
 
   // ---------------------------------------------------------------- resolve
   const resolveStarted = performance.now();
-  const toResolve = fast ? entries.filter((e) => e.changed) : entries;
+  let toResolve = fast ? entries.filter((e) => e.changed) : entries;
   progress({ phase: 'resolve', done: 0, total: toResolve.length });
-  const goModulePath = noop ? undefined : await readGoModulePath(root);
-  const projectFiles: ProjectFile[] = noop
-    ? []
-    : entries.map((e) => (e.extraction ? { path: e.file.path, extraction: e.extraction, language: e.module } : { path: e.file.path, extraction: e.table!, language: e.module, deduplicated: true }));
-  const project = new Project(repoId, projectFiles, {
-    allPaths: discovery.files.map((f) => f.path),
-    ...(goModulePath ? { goModulePath } : {}),
-  });
-  const fileOutputs = new Map<string, FileOutput>();
-  for (const entry of toResolve) fileOutputs.set(entry.file.path, project.edgesOf(project.byPath.get(entry.file.path)!));
+  project ??= new Project(repoId, [], { allPaths });
+  let fileOutputs = new Map<string, FileOutput>();
+  try {
+    for (const entry of toResolve) fileOutputs.set(entry.file.path, project.edgesOf(project.unitOf(entry.file.path)!));
+  } catch (error) {
+    // A stored table that cannot be read back: resolve every file from its extraction instead.
+    if (!fast || !(error instanceof DamagedTablesError)) throw error;
+    fast = false;
+    project = await takeFullPath();
+    toResolve = entries;
+    fileOutputs = new Map();
+    for (const entry of toResolve) fileOutputs.set(entry.file.path, project.edgesOf(project.unitOf(entry.file.path)!));
+  }
   // Hierarchy passes read only tables: unchanged tables mean unchanged results.
   const hierarchyOutputs = fast ? new Map<string, OwnerOutput>() : deriveHierarchy(project);
   // co_tested_with depends only on test files' targets: recompute when one of them moved.
   const testsMoved = !fast || toResolve.some((e) => (state?.files[e.file.path]?.tests.length ?? 0) > 0 || (fileOutputs.get(e.file.path)?.tests.length ?? 0) > 0);
   const testTargets = new Map<string, NodeId[]>();
-  for (const entry of entries) {
+  for (const entry of testsMoved ? entries : []) {
     const tests = fileOutputs.get(entry.file.path)?.tests ?? state?.files[entry.file.path]?.tests ?? [];
     if (tests.length > 0) testTargets.set(entry.file.path, [...tests]);
   }
@@ -294,7 +316,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       indexedAt: files[entry.file.path]!.indexedAt,
       syntaxErrors: entry.extraction!.syntaxErrors,
     };
-    writes.push({ file: record, nodes: project.nodesOf(project.byPath.get(entry.file.path)!), edges: output.edges });
+    writes.push({ file: record, nodes: project.nodesOf(project.unitOf(entry.file.path)!), edges: output.edges });
     for (const name of output.externals) if (!externals.has(name)) externals.set(name, externalNode(repoId, name));
   }
   const ownedEdges: OwnedEdges[] = changedOwners.map((owner) => ({ owner, edges: derivedOutputs.get(owner)!.edges }));
@@ -314,7 +336,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
         files: writes,
         ownedEdges,
         externalNodes: [...externals.values()],
-        repo: { id: repoId, root, commit: await readHeadCommit(root), indexedAt: now },
+        repo: { id: repoId, root, commit: await headCommit, indexedAt: now },
       });
       snapshot = result.snapshot;
       snapshotId = result.snapshot.id;
@@ -330,9 +352,12 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       snapshotId = snapshot?.id ?? '';
     }
     // After the batch: tables, then the state that names them, stamped with the snapshot.
-    const tablesId = tablesChanged
-      ? await saveTables(store, new Map(entries.map((e) => [e.file.path, e.table!])))
-      : state!.tablesId;
+    let tablesId = state?.tablesId ?? '';
+    if (tablesChanged) {
+      const links = project.links();
+      const tables = new Map(entries.map((e) => [e.file.path, e.table!]));
+      tablesId = await saveTables(store, links.paths.map((file) => tables.get(file)!), links);
+    }
     await saveState(store, { repoId, tablesId, files, derived }, snapshotId, state);
     for (const file of deleted) await store.deleteNote(extractionKey(file));
     progress({ phase: 'write', done: total, total });
@@ -470,7 +495,8 @@ async function parseAll(
   if (!useWorkers) {
     for (const entry of toParse) {
       signal?.throwIfAborted();
-      results.push({ entry, result: await extractFile(taskOf(entry, settings.fileTimeoutMs), [entry.module]) });
+      // Read synchronously: a thread-pool round trip per file costs more than the read here.
+      results.push({ entry, result: await extractFile(taskOf(entry, settings.fileTimeoutMs), [entry.module], readFileSync) });
       progress({ phase: 'parse', done: results.length, total, path: entry.file.path });
     }
     return { results, threads: total > 0 ? 1 : 0, inWorkers: false, warnings };
@@ -533,9 +559,18 @@ function outputHash(prefix: string, edges: readonly GraphEdge[]): string {
   return hash.update(chunk).digest('hex');
 }
 
-async function readGoModulePath(root: string): Promise<string | undefined> {
-  const text = await readFile(path.join(root, 'go.mod'), 'utf8').catch(() => undefined);
-  return text ? /^\s*module\s+(\S+)/m.exec(text)?.[1]?.replace(/^"|"$/g, '') : undefined;
+/**
+ * Synchronous, like the other small reads of a run: an await on the thread pool can wait tens
+ * of milliseconds in a fresh process, whose threads compete with WASM compilation for cores.
+ */
+function readGoModulePath(root: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path.join(root, 'go.mod'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  return /^\s*module\s+(\S+)/m.exec(text)?.[1]?.replace(/^"|"$/g, '');
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Language, Parser } from 'web-tree-sitter';
 import type { Tree } from 'web-tree-sitter';
+import { installFastNodeAccess } from './fast-node.js';
 
 /** Grammar file stems shipped by @repomix/tree-sitter-wasms. */
 export type GrammarName = 'python' | 'go' | 'typescript' | 'tsx' | 'javascript' | 'rust' | 'java' | 'c_sharp' | 'ruby';
@@ -14,6 +15,16 @@ function grammarPath(name: GrammarName): string {
 }
 
 /**
+ * Start web-tree-sitter's WASM runtime with an options object of our own: emscripten makes that
+ * very object the module, which lets {@link installFastNodeAccess} reach the WASM heap.
+ */
+async function startRuntime(): Promise<void> {
+  const runtime = {};
+  await Parser.init(runtime as Parameters<typeof Parser.init>[0]);
+  installFastNodeAccess(runtime);
+}
+
+/**
  * Load (once per thread) the WASM grammar of `name`.
  *
  * @example
@@ -22,7 +33,7 @@ function grammarPath(name: GrammarName): string {
  * ```
  */
 export async function loadGrammar(name: GrammarName): Promise<Language> {
-  initialised ??= Parser.init();
+  initialised ??= startRuntime();
   await initialised;
   let language = languages.get(name);
   if (!language) {

@@ -149,10 +149,20 @@ export interface Unit {
   readonly traits: Traits;
   readonly fileId: NodeId;
   readonly isTestFile: boolean;
-  /** Offset of this file's symbols in project-wide symbol numbering. */
+  /** Position of the file in the project's path order. */
+  readonly index: number;
+  /**
+   * Offset of this file's symbols in project-wide symbol numbering, which counts the symbols
+   * of each file's table (its canonical symbols): a key (see `Project.keyOf`) names the same
+   * symbol whether the unit was built from the file's table or from its full extraction.
+   */
   readonly base: number;
   /** Symbol index → index of the first symbol with the same qualified name and kind. */
   readonly canon: Int32Array;
+  /** Symbol index → index in the file's table, when the two differ (duplicates in a full extraction). */
+  readonly tableIndex: Int32Array | undefined;
+  /** Table index → symbol index, when the two differ. */
+  readonly symbolIndex: Int32Array | undefined;
   /** Per symbol (canonical ones only): qualified name, and node id once computed (see `Project.idAt`). */
   readonly qns: string[];
   readonly ids: NodeId[];
@@ -164,8 +174,6 @@ export interface Unit {
   wildcardDecls?: number[];
   resolvedImports?: (ResolvedImport | undefined)[];
   bindingCache?: Map<string, Target | null>;
-  /** Per `ext.implementations` entry: the implementing type, when it resolved to one. */
-  implTypes?: (Sym | undefined)[];
 }
 
 /** A symbol of the project. */
@@ -226,96 +234,318 @@ export function externalNode(repoId: string, qualifiedName: string): GraphNode {
   };
 }
 
+/** Symbols in a unit's table: its distinct symbols. */
+function tableSize(unit: Unit): number {
+  return unit.symbolIndex ? unit.symbolIndex.length : unit.ext.symbols.length;
+}
+
 function fileBaseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/**
+ * What the project-wide passes of a {@link Project} found (members declared apart from their
+ * type, implementations, parts of types, the name index), kept with the symbol tables they
+ * were computed from. While those tables stand, a later run builds a project from them that
+ * loads only the files a resolution touches, instead of every file and every pass again.
+ *
+ * Symbols are named by key: the `counts` of the files before theirs, plus their index in
+ * their file's table (which holds a file's distinct symbols, see `tableOf`).
+ */
+export interface ProjectLinks {
+  /** Every file, in path order. */
+  readonly paths: readonly string[];
+  /** Per file: the language module's id. */
+  readonly languages: readonly string[];
+  /** Per file: its namespace as extracted. */
+  readonly namespaces: readonly string[];
+  /** Per file: the symbols of its table. */
+  readonly counts: readonly number[];
+  /** The Go module path the passes ran with, `''` for none. */
+  readonly goModulePath: string;
+  /** `member key, owner key` pairs of members declared apart from their type, by member key. */
+  readonly attached: readonly number[];
+  /** `file, implementation index, type key` of the implementations whose type resolved, in file order. */
+  readonly implementations: readonly number[];
+  /** `type key, part key` pairs of the types of languages with parts (see `Traits.parts`), by type key. */
+  readonly parts: readonly (number | string)[];
+  /** The kinds `names` refers to. */
+  readonly nameKinds: readonly string[];
+  /** Callable and type-like symbols by name: `name, key, kind, key, kind, …, name, …`, keys ascending (kinds index `nameKinds`). */
+  readonly names: readonly (string | number)[];
+}
+
+/** How a project built from links (see {@link Project.fromLinks}) gets the files it was not given. */
+export interface LinkedFiles {
+  readonly links: ProjectLinks;
+  /** The file at position `index` of `links.paths`, from its stored table. */
+  readonly load: (index: number) => ProjectFile;
 }
 
 /**
  * The symbol table over all files, and the resolver. Build once per run.
  */
 export class Project {
-  readonly units: Unit[] = [];
-  readonly byPath = new Map<string, Unit>();
   readonly layout: ProjectLayout;
-  private readonly namespaces = new Map<string, Unit[]>();
-  private readonly byBaseName = new Map<string, string[]>();
-  private readonly byDirectory = new Map<string, string[]>();
-  private readonly attachedOwner = new Map<number, Sym>();
-  private readonly attachedMembers = new Map<number, Map<string, Sym[]>>();
+  /** Every file's path, in path order; a unit's `index` is its position here. */
+  private readonly paths: readonly string[];
+  private readonly languageIds: readonly string[];
+  /** Per file, the key of its first symbol; one more entry closes the last file. */
+  private readonly bases: Int32Array;
+  private readonly loaded: (Unit | undefined)[];
+  private readonly load: ((index: number) => ProjectFile) | undefined;
+  private readonly indexOfPath = new Map<string, number>();
+  private readonly allPaths: Set<string>;
+  /** Namespace → files, in path order. */
+  private readonly namespaces = new Map<string, number[]>();
+  private readonly namespaceUnits = new Map<string, Unit[]>();
+  private pathIndexes: { readonly byBaseName: Map<string, string[]>; readonly byDirectory: Map<string, string[]> } | undefined;
+  /** Member key → owner key, for members declared apart from their type. */
+  private readonly attachedOwner = new Map<number, number>();
+  /** Owner key → keys of the members declared apart from it, ascending. */
+  private readonly attachedMembers = new Map<number, number[]>();
+  private readonly attachedMemberCache = new Map<number, Map<string, Sym[]>>();
   private readonly memberCache = new Map<number, Map<string, Sym[]>>();
   private readonly supertypeCache = new Map<number, Target[]>();
   private readonly mroCache = new Map<number, Sym[]>();
-  /** Types declared in several files (C# partial classes, reopened Ruby classes): part key → parts in path order. */
-  private readonly partIndex = new Map<string, Sym[]>();
+  /** Types declared in several files (C# partial classes, reopened Ruby classes): part key → keys of the parts in path order. */
+  private readonly partIndex = new Map<string, number[]>();
+  private readonly partSyms = new Map<string, Sym[]>();
   /** Symbol key → its part key (type-like symbols of languages with `Traits.parts`). */
   private readonly partKeys = new Map<number, string>();
   /** Type key → the implementations (`FileExtraction.implementations`) naming it. */
-  private readonly implementedBy = new Map<number, { readonly u: Unit; readonly d: number }[]>();
+  private readonly implementedBy = new Map<number, { readonly file: number; readonly d: number }[]>();
+  /** File → per `ext.implementations` entry, the key of the implementing type, or -1 when it resolved to none. */
+  private readonly implTypeKeys = new Map<number, number[]>();
   private readonly partMemberCache = new Map<string, Map<string, Sym[]>>();
   private readonly primaryCache = new Map<string, Sym>();
-  /** `<path>\0<part key>` → the part declared in that file. */
-  private readonly localParts = new Map<string, Sym>();
-  private byName: Map<string, Sym[]> | undefined;
+  /** `<path>\0<part key>` → key of the part declared in that file. */
+  private readonly localParts = new Map<string, number>();
+  /** Name → `key, kind` pairs of callable and type-like symbols (kinds index `nameKinds`). */
+  private byName: Map<string, number[]> | undefined;
+  private nameKinds: string[] = [];
+  private readonly storedNames: (() => readonly (string | number)[]) | undefined;
+  private readonly goModulePath: string | undefined;
   private readonly externalIds = new Map<string, NodeId>();
   /** Structural `implements` found by the derived pass; extends the hierarchy for overrides/inherits. */
   readonly extraSupertypes = new Map<number, Sym[]>();
 
+  /**
+   * A project over `files`: every file is built and the project-wide passes run over all of
+   * them. With `linked`, `files` are the few given in full (the rest load from
+   * `linked.load` when a resolution reaches them) and the passes' results come from
+   * `linked.links`; use {@link Project.fromLinks}, which checks that they fit.
+   */
   constructor(
     readonly repoId: string,
     files: readonly ProjectFile[],
-    options: { readonly allPaths?: Iterable<string>; readonly goModulePath?: string } = {},
+    options: { readonly allPaths?: Iterable<string>; readonly goModulePath?: string; readonly linked?: LinkedFiles } = {},
   ) {
+    this.goModulePath = options.goModulePath;
+    const linked = options.linked;
     const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    let base = 0;
-    for (const file of sorted) {
-      const unit = this.buildUnit(file, base);
-      base += file.extraction.symbols.length;
-      this.units.push(unit);
-      this.byPath.set(unit.path, unit);
-    }
-    const allPaths = new Set<string>(options.allPaths ?? []);
-    for (const unit of this.units) allPaths.add(unit.path);
-    for (const path of [...allPaths].sort()) {
-      const baseName = fileBaseName(path);
-      push(this.byBaseName, baseName, path);
-      const slash = path.lastIndexOf('/');
-      push(this.byDirectory, slash < 0 ? '' : path.slice(0, slash), path);
-    }
-    for (const unit of this.units) {
-      let namespace = unit.ext.namespace;
-      if (!namespace && unit.lang.id === 'go' && options.goModulePath) {
-        const slash = unit.path.lastIndexOf('/');
-        namespace = slash < 0 ? options.goModulePath : `${options.goModulePath}/${unit.path.slice(0, slash)}`;
+    if (linked) {
+      const links = linked.links;
+      this.paths = links.paths;
+      this.languageIds = links.languages;
+      this.bases = new Int32Array(links.paths.length + 1);
+      for (let i = 0; i < links.counts.length; i++) this.bases[i + 1] = this.bases[i]! + links.counts[i]!;
+      this.loaded = new Array<Unit | undefined>(links.paths.length);
+      this.load = linked.load;
+      links.paths.forEach((path, index) => this.indexOfPath.set(path, index));
+      for (const file of sorted) {
+        const index = this.indexOfPath.get(file.path);
+        if (index === undefined) throw new Error(`[knowing:indexer] ${file.path} is not among the linked files`);
+        const unit = this.buildUnit(file, index, this.bases[index]!);
+        if (tableSize(unit) !== links.counts[index]) throw new Error(`[knowing:indexer] the table of ${file.path} does not match its links`);
+        this.loaded[index] = unit;
       }
-      if (namespace) push(this.namespaces, namespace, unit);
+      links.namespaces.forEach((namespace, index) => this.addToNamespace(index, namespace));
+      this.linkFrom(links);
+      this.storedNames = () => links.names;
+      this.nameKinds = [...links.nameKinds];
+    } else {
+      this.paths = sorted.map((file) => file.path);
+      this.languageIds = sorted.map((file) => file.language.id);
+      this.bases = new Int32Array(sorted.length + 1);
+      this.loaded = [];
+      this.load = undefined;
+      sorted.forEach((file, index) => {
+        const unit = this.buildUnit(file, index, this.bases[index]!);
+        this.bases[index + 1] = unit.base + tableSize(unit);
+        this.loaded.push(unit);
+        this.indexOfPath.set(file.path, index);
+        this.addToNamespace(index, unit.ext.namespace);
+      });
+      this.storedNames = undefined;
     }
+    this.allPaths = new Set<string>(options.allPaths ?? []);
+    for (const path of this.paths) this.allPaths.add(path);
     const project = this;
     this.layout = {
-      hasFile: (path) => allPaths.has(path),
-      filesInDirectory: (directory) => project.byDirectory.get(directory) ?? [],
+      hasFile: (path) => project.allPaths.has(path),
+      filesInDirectory: (directory) => project.pathIndex().byDirectory.get(directory) ?? [],
       goModulePath: options.goModulePath,
-      filesInNamespace: (namespace) => (project.namespaces.get(namespace) ?? []).map((u) => u.path),
+      filesInNamespace: (namespace) => (project.namespaces.get(namespace) ?? []).map((index) => project.paths[index]!),
       filesEndingWith: (suffix) => {
         const name = fileBaseName(suffix);
-        const matches = (project.byBaseName.get(name) ?? []).filter(
+        const matches = (project.pathIndex().byBaseName.get(name) ?? []).filter(
           (path) => path === suffix || (path.endsWith(suffix) && (suffix.startsWith('/') || path[path.length - suffix.length - 1] === '/')),
         );
         return matches.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
       },
     };
+    if (linked) return;
     this.indexParts();
     this.attachOrphanMembers();
     this.attachImplementations();
-    // Lookups made while attaching may have cached member and hierarchy views taken before
-    // every member or implementation was attached.
+    // Lookups made while attaching may have cached member and hierarchy views, and import
+    // bindings, taken before every member or implementation was attached. A project built
+    // from links starts without them, so this one must too.
     this.memberCache.clear();
+    this.attachedMemberCache.clear();
     this.partMemberCache.clear();
     this.primaryCache.clear();
     this.supertypeCache.clear();
     this.mroCache.clear();
+    for (const unit of this.loaded) unit!.bindingCache = undefined;
   }
 
-  private buildUnit(file: ProjectFile, base: number): Unit {
+  /**
+   * A project over the files of `linked.links` that builds only `files` (given in full) and
+   * the units its resolutions reach, with the project-wide passes' results taken from the
+   * links; undefined when the links do not describe these files (other paths, another Go
+   * module path, a table of another size).
+   */
+  static fromLinks(
+    repoId: string,
+    files: readonly ProjectFile[],
+    options: { readonly allPaths: readonly string[]; readonly goModulePath?: string; readonly linked: LinkedFiles },
+  ): Project | undefined {
+    const links = options.linked.links;
+    if (links.goModulePath !== (options.goModulePath ?? '')) return undefined;
+    const paths = links.paths;
+    if (paths.length !== options.allPaths.length || links.counts.length !== paths.length || links.languages.length !== paths.length || links.namespaces.length !== paths.length) return undefined;
+    for (let i = 0; i < paths.length; i++) if (paths[i] !== options.allPaths[i]) return undefined;
+    try {
+      return new Project(repoId, files, options);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** What the project-wide passes found, for {@link Project.fromLinks} in a later run. */
+  links(): ProjectLinks {
+    const attached: number[] = [];
+    for (const key of [...this.attachedOwner.keys()].sort((a, b) => a - b)) attached.push(key, this.attachedOwner.get(key)!);
+    const implementations: number[] = [];
+    for (const [file, types] of [...this.implTypeKeys].sort((a, b) => a[0] - b[0])) {
+      types.forEach((key, d) => {
+        if (key >= 0) implementations.push(file, d, key);
+      });
+    }
+    const parts: (number | string)[] = [];
+    for (const key of [...this.partKeys.keys()].sort((a, b) => a - b)) parts.push(key, this.partKeys.get(key)!);
+    const names: (string | number)[] = [];
+    for (const [name, entries] of this.nameIndex()) names.push(name, ...entries);
+    return {
+      paths: this.paths,
+      languages: this.languageIds,
+      namespaces: this.paths.map((_, index) => this.unitAt(index).ext.namespace),
+      counts: this.paths.map((_, index) => this.bases[index + 1]! - this.bases[index]!),
+      goModulePath: this.goModulePath ?? '',
+      attached,
+      implementations,
+      parts,
+      nameKinds: this.nameKinds,
+      names,
+    };
+  }
+
+  /** Every unit, in path order (a linked project builds the ones it had not built yet). */
+  get units(): readonly Unit[] {
+    for (let index = 0; index < this.paths.length; index++) this.unitAt(index);
+    return this.loaded as Unit[];
+  }
+
+  /** The unit of a file of the project. */
+  unitOf(path: string): Unit | undefined {
+    const index = this.indexOfPath.get(path);
+    return index === undefined ? undefined : this.unitAt(index);
+  }
+
+  private unitAt(index: number): Unit {
+    let unit = this.loaded[index];
+    if (!unit) {
+      unit = this.buildUnit(this.load!(index), index, this.bases[index]!);
+      this.loaded[index] = unit;
+    }
+    return unit;
+  }
+
+  private addToNamespace(index: number, extracted: string): void {
+    let namespace = extracted;
+    if (!namespace && this.languageIds[index] === 'go' && this.goModulePath) {
+      const path = this.paths[index]!;
+      const slash = path.lastIndexOf('/');
+      namespace = slash < 0 ? this.goModulePath : `${this.goModulePath}/${path.slice(0, slash)}`;
+    }
+    if (namespace) push(this.namespaces, namespace, index);
+  }
+
+  /** The units of a namespace, in path order. */
+  private namespaceOf(namespace: string): Unit[] | undefined {
+    let units = this.namespaceUnits.get(namespace);
+    if (!units) {
+      const files = this.namespaces.get(namespace);
+      if (!files) return undefined;
+      units = files.map((index) => this.unitAt(index));
+      this.namespaceUnits.set(namespace, units);
+    }
+    return units;
+  }
+
+  private pathIndex(): { readonly byBaseName: Map<string, string[]>; readonly byDirectory: Map<string, string[]> } {
+    if (this.pathIndexes) return this.pathIndexes;
+    const byBaseName = new Map<string, string[]>();
+    const byDirectory = new Map<string, string[]>();
+    for (const path of [...this.allPaths].sort()) {
+      push(byBaseName, fileBaseName(path), path);
+      const slash = path.lastIndexOf('/');
+      push(byDirectory, slash < 0 ? '' : path.slice(0, slash), path);
+    }
+    return (this.pathIndexes = { byBaseName, byDirectory });
+  }
+
+  /** The project-wide passes' results, from links. */
+  private linkFrom(links: ProjectLinks): void {
+    const attached = links.attached;
+    for (let j = 0; j + 1 < attached.length; j += 2) {
+      this.attachedOwner.set(attached[j]!, attached[j + 1]!);
+      push(this.attachedMembers, attached[j + 1]!, attached[j]!);
+    }
+    const implementations = links.implementations;
+    for (let j = 0; j + 2 < implementations.length; j += 3) {
+      const file = implementations[j]!;
+      const d = implementations[j + 1]!;
+      const key = implementations[j + 2]!;
+      let types = this.implTypeKeys.get(file);
+      if (!types) this.implTypeKeys.set(file, (types = []));
+      types[d] = key;
+      push(this.implementedBy, key, { file, d });
+    }
+    const parts = links.parts;
+    for (let j = 0; j + 1 < parts.length; j += 2) {
+      const key = parts[j] as number;
+      const partKey = parts[j + 1] as string;
+      this.partKeys.set(key, partKey);
+      push(this.partIndex, partKey, key);
+      const local = `${this.paths[this.fileOfKey(key)]!}\0${partKey}`;
+      if (!this.localParts.has(local)) this.localParts.set(local, key);
+    }
+  }
+
+  private buildUnit(file: ProjectFile, index: number, base: number): Unit {
     const ext = file.extraction;
     const symbols = ext.symbols;
     const canon = new Int32Array(symbols.length);
@@ -324,6 +554,7 @@ export class Project {
     const seen = file.deduplicated ? undefined : new Map<string, number>();
     const topLevel = new Map<string, number[]>();
     const children = new Map<number, Map<string, number[]>>();
+    let duplicates = 0;
     for (let i = 0; i < symbols.length; i++) {
       const symbol = symbols[i]!;
       if (seen) {
@@ -332,6 +563,7 @@ export class Project {
         const first = seen.get(key);
         if (first !== undefined) {
           canon[i] = first;
+          duplicates++;
           continue;
         }
         seen.set(key, i);
@@ -348,6 +580,20 @@ export class Project {
         push(topLevel, symbol.localName ?? symbol.name, i);
       }
     }
+    // Keys count table entries: with duplicates, symbol and table indexes part ways.
+    let tableIndex: Int32Array | undefined;
+    let symbolIndex: Int32Array | undefined;
+    if (duplicates > 0) {
+      tableIndex = new Int32Array(symbols.length);
+      symbolIndex = new Int32Array(symbols.length - duplicates);
+      let next = 0;
+      for (let i = 0; i < symbols.length; i++) {
+        if (canon[i] === i) {
+          symbolIndex[next] = i;
+          tableIndex[i] = next++;
+        } else tableIndex[i] = tableIndex[canon[i]!]!;
+      }
+    }
     const repoId = this.repoId;
     let fileId: NodeId | undefined;
     return {
@@ -360,8 +606,11 @@ export class Project {
         return (fileId ??= nodeId(repoId, file.path, 'file'));
       },
       isTestFile: file.language.isTestFile(file.path),
+      index,
       base,
       canon,
+      tableIndex,
+      symbolIndex,
       qns,
       ids,
       topLevel,
@@ -380,11 +629,12 @@ export class Project {
         const symbol = symbols[i]!;
         if (!TYPE_LIKE_KINDS.has(symbol.kind)) continue;
         const path = mode === 'constantPath' ? (symbol.localName ?? [...symbol.scope, symbol.name].join('::')) : `${unit.ext.namespace}\0${[...symbol.scope, symbol.name].join('.')}`;
-        const key = `${unit.traits.family}\0${path}`;
-        this.partKeys.set(unit.base + i, key);
-        push(this.partIndex, key, { u: unit, i });
-        const local = `${unit.path}\0${key}`;
-        if (!this.localParts.has(local)) this.localParts.set(local, { u: unit, i });
+        const partKey = `${unit.traits.family}\0${path}`;
+        const key = this.keyAt(unit, i);
+        this.partKeys.set(key, partKey);
+        push(this.partIndex, partKey, key);
+        const local = `${unit.path}\0${partKey}`;
+        if (!this.localParts.has(local)) this.localParts.set(local, key);
       }
     }
   }
@@ -414,12 +664,11 @@ export class Project {
         }
         if (!ownerSym) continue;
         if (!MEMBER_KINDS_OWNED.has(this.def(ownerSym).kind)) continue;
-        const sym: Sym = { u: unit, i };
-        this.attachedOwner.set(unit.base + i, ownerSym);
-        const key = ownerSym.u.base + ownerSym.i;
-        let members = this.attachedMembers.get(key);
-        if (!members) this.attachedMembers.set(key, (members = new Map()));
-        push(members, symbol.name, sym);
+        const key = this.keyAt(unit, i);
+        const ownerKey = this.keyOf(ownerSym);
+        this.attachedOwner.set(key, ownerKey);
+        push(this.attachedMembers, ownerKey, key);
+        this.attachedMemberCache.delete(ownerKey);
       }
     }
   }
@@ -429,13 +678,22 @@ export class Project {
     for (const unit of this.units) {
       const implementations = unit.ext.implementations;
       if (!implementations || implementations.length === 0) continue;
-      unit.implTypes = implementations.map((implementation, d) => {
+      const types = new Array<number>(implementations.length).fill(-1);
+      this.implTypeKeys.set(unit.index, types);
+      implementations.forEach((implementation, d) => {
         const hit = this.resolveFromFileTop(unit, implementation.type);
-        if (hit?.target.t !== 'sym' || !MEMBER_KINDS_OWNED.has(this.def(hit.target.sym).kind)) return undefined;
-        push(this.implementedBy, this.keyOf(hit.target.sym), { u: unit, d });
-        return hit.target.sym;
+        if (hit?.target.t !== 'sym' || !MEMBER_KINDS_OWNED.has(this.def(hit.target.sym).kind)) return;
+        const key = this.keyOf(hit.target.sym);
+        types[d] = key;
+        push(this.implementedBy, key, { file: unit.index, d });
       });
     }
+  }
+
+  /** Per `ext.implementations` entry of `unit`: the implementing type, when it resolved to one. */
+  private implType(unit: Unit, d: number): Sym | undefined {
+    const key = this.implTypeKeys.get(unit.index)?.[d];
+    return key === undefined || key < 0 ? undefined : this.symAt(key);
   }
 
   /**
@@ -459,11 +717,49 @@ export class Project {
       if (!current) return undefined;
       const kids = unit.children.get(current.i)?.get(segment);
       if (kids && kids.length > 0) current = { u: unit, i: preferDefinition(unit, kids, 'type') };
-      else current = this.attachedMembers.get(this.keyOf(current))?.get(segment)?.find((sym) => sym.u === unit);
+      else current = this.attachedMembersOf(this.keyOf(current))?.get(segment)?.find((sym) => sym.u === unit);
     }
     return current;
   }
 
+  /** Members declared apart from the type with this key, by name. */
+  private attachedMembersOf(ownerKey: number): Map<string, Sym[]> | undefined {
+    const keys = this.attachedMembers.get(ownerKey);
+    if (!keys) return undefined;
+    let members = this.attachedMemberCache.get(ownerKey);
+    if (!members) {
+      members = new Map();
+      for (const key of keys) {
+        const sym = this.symAt(key);
+        push(members, this.def(sym).name, sym);
+      }
+      this.attachedMemberCache.set(ownerKey, members);
+    }
+    return members;
+  }
+
+  /** The file a key belongs to: the last whose first key is not past it (files without symbols share their successor's). */
+  private fileOfKey(key: number): number {
+    let low = 0;
+    let high = this.paths.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (this.bases[mid]! <= key) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  }
+
+  /** The symbol a key names. */
+  private symAt(key: number): Sym {
+    const u = this.unitAt(this.fileOfKey(key));
+    const j = key - u.base;
+    return { u, i: u.symbolIndex ? u.symbolIndex[j]! : j };
+  }
+
+  keyAt(unit: Unit, index: number): number {
+    return unit.base + (unit.tableIndex ? unit.tableIndex[index]! : index);
+  }
   // ------------------------------------------------------------- accessors
 
   def(sym: Sym): SymbolDef {
@@ -495,7 +791,7 @@ export class Project {
   }
 
   keyOf(sym: Sym): number {
-    return sym.u.base + sym.i;
+    return this.keyAt(sym.u, sym.i);
   }
 
   /** Canonical parent symbol index, or -1. */
@@ -508,7 +804,8 @@ export class Project {
   ownerOf(sym: Sym): Sym | undefined {
     const parent = this.parentIndex(sym.u, sym.i);
     if (parent >= 0) return { u: sym.u, i: parent };
-    return this.attachedOwner.get(this.keyOf(sym));
+    const owner = this.attachedOwner.get(this.keyOf(sym));
+    return owner === undefined ? undefined : this.symAt(owner);
   }
 
   isTypeLike(sym: Sym): boolean {
@@ -527,7 +824,7 @@ export class Project {
    */
   partsOf(type: Sym): readonly Sym[] {
     const key = this.partKeys.get(this.keyOf(type));
-    const parts = key === undefined ? undefined : this.partIndex.get(key);
+    const parts = key === undefined ? undefined : this.partsByKey(key);
     return parts && parts.length > 1 ? parts : [type];
   }
 
@@ -541,11 +838,23 @@ export class Project {
     if (key === undefined) return type;
     let primary = this.primaryCache.get(key);
     if (!primary) {
-      const parts = this.partIndex.get(key)!;
+      const parts = this.partsByKey(key)!;
       primary = parts.find((part) => (this.def(part).supertypes?.length ?? 0) > 0 || this.implementedBy.has(this.keyOf(part))) ?? parts[0]!;
       this.primaryCache.set(key, primary);
     }
     return primary;
+  }
+
+  /** The parts of a type declared in several files, by part key, in path order. */
+  private partsByKey(partKey: string): Sym[] | undefined {
+    let parts = this.partSyms.get(partKey);
+    if (!parts) {
+      const keys = this.partIndex.get(partKey);
+      if (!keys) return undefined;
+      parts = keys.map((key) => this.symAt(key));
+      this.partSyms.set(partKey, parts);
+    }
+    return parts;
   }
 
   /**
@@ -576,7 +885,7 @@ export class Project {
     const members = new Map<string, Sym[]>();
     const own = type.u.children.get(type.i);
     if (own) for (const [name, indexes] of own) members.set(name, indexes.map((i) => ({ u: type.u, i })));
-    const attached = this.attachedMembers.get(this.keyOf(type));
+    const attached = this.attachedMembersOf(this.keyOf(type));
     if (attached) for (const [name, syms] of attached) members.set(name, [...(members.get(name) ?? []), ...syms]);
     return members;
   }
@@ -594,8 +903,8 @@ export class Project {
       const hit = this.resolveType(type.u, this.parentIndex(type.u, type.i), ref);
       if (hit && !(hit.target.t === 'sym' && this.keyOf(hit.target.sym) === key)) cached.push(hit.target);
     }
-    for (const { u, d } of this.implementedBy.get(key) ?? []) {
-      const hit = this.resolveTrait(u, d);
+    for (const { file, d } of this.implementedBy.get(key) ?? []) {
+      const hit = this.resolveTrait(this.unitAt(file), d);
       if (hit && !(hit.target.t === 'sym' && this.keyOf(hit.target.sym) === key)) cached.push(hit.target);
     }
     return cached;
@@ -694,7 +1003,8 @@ export class Project {
       if (TYPE_LIKE_KINDS.has(this.def(sym).kind)) return sym;
       const parent = this.parentIndex(unit, index);
       if (parent < 0) {
-        const owner = this.attachedOwner.get(unit.base + index);
+        const ownerKey = this.attachedOwner.get(this.keyAt(unit, index));
+        const owner = ownerKey === undefined ? undefined : this.symAt(ownerKey);
         return owner && this.isTypeLike(owner) ? owner : undefined;
       }
       index = parent;
@@ -738,7 +1048,7 @@ export class Project {
   private unitsOf(files: readonly string[]): Unit[] {
     const out: Unit[] = [];
     for (const file of files) {
-      const unit = this.byPath.get(file);
+      const unit = this.unitOf(file);
       if (unit) out.push(unit);
     }
     return out;
@@ -878,7 +1188,8 @@ export class Project {
       }
       const parent = this.parentIndex(unit, index);
       if (parent < 0 && unit.traits.implicitThis) {
-        const owner = this.attachedOwner.get(unit.base + index);
+        const ownerKey = this.attachedOwner.get(this.keyAt(unit, index));
+        const owner = ownerKey === undefined ? undefined : this.symAt(ownerKey);
         if (owner) {
           const member = this.findMember(owner, name);
           if (member && (want !== 'type' || TYPE_TARGET_KINDS.has(this.def(member.sym).kind))) {
@@ -904,12 +1215,12 @@ export class Project {
     const lexical = this.lexical(unit, from, name, want);
     if (lexical) return lexical;
     if (constant) {
-      const top = this.partIndex.get(`${unit.traits.family}\0${name}`);
+      const top = this.partsByKey(`${unit.traits.family}\0${name}`);
       if (top) return { target: { t: 'sym', sym: this.primaryPart(top[0]!) }, confidence: CONFIDENCE.sameNamespace };
     }
     const bound = this.binding(unit, name);
     if (bound) return { target: bound, confidence: bound.t === 'ext' ? CONFIDENCE.externalImported : CONFIDENCE.imported };
-    const namespace = unit.ext.namespace ? this.namespaces.get(unit.ext.namespace) : this.goNamespace(unit);
+    const namespace = unit.ext.namespace ? this.namespaceOf(unit.ext.namespace) : this.goNamespace(unit);
     if (namespace) {
       for (const other of namespace) {
         if (other === unit) continue;
@@ -942,12 +1253,12 @@ export class Project {
     let index = from;
     let guard = 0;
     while (index >= 0 && guard++ < 64) {
-      const key = this.partKeys.get(unit.base + index);
+      const key = this.partKeys.get(this.keyAt(unit, index));
       if (key !== undefined) {
-        const parts = this.partIndex.get(`${key}::${name}`);
+        const parts = this.partsByKey(`${key}::${name}`);
         if (parts) {
           const local = this.localParts.get(`${unit.path}\0${key}::${name}`);
-          return local ? { target: { t: 'sym', sym: local }, confidence: CONFIDENCE.lexical } : { target: { t: 'sym', sym: this.primaryPart(parts[0]!) }, confidence: CONFIDENCE.qualified };
+          return local !== undefined ? { target: { t: 'sym', sym: this.symAt(local) }, confidence: CONFIDENCE.lexical } : { target: { t: 'sym', sym: this.primaryPart(parts[0]!) }, confidence: CONFIDENCE.qualified };
         }
       }
       index = this.parentIndex(unit, index);
@@ -970,7 +1281,7 @@ export class Project {
     if (unit.lang.id !== 'go' || !this.layout.goModulePath) return undefined;
     const slash = unit.path.lastIndexOf('/');
     const namespace = slash < 0 ? this.layout.goModulePath : `${this.layout.goModulePath}/${unit.path.slice(0, slash)}`;
-    return this.namespaces.get(namespace);
+    return this.namespaceOf(namespace);
   }
 
   /** One step of a dotted path: a member, a module attribute or submodule, or deeper into an external. */
@@ -1006,7 +1317,7 @@ export class Project {
           if (member) return { target: { t: 'sym', sym: member.sym }, confidence: CONFIDENCE.qualified };
           // `class A::B` declared apart from `module A` (Ruby): by constant path.
           const key = sym.u.traits.parts === 'constantPath' ? this.partKeys.get(this.keyOf(sym)) : undefined;
-          const parts = key === undefined ? undefined : this.partIndex.get(`${key}::${segment}`);
+          const parts = key === undefined ? undefined : this.partsByKey(`${key}::${segment}`);
           if (parts) return { target: { t: 'sym', sym: this.primaryPart(parts[0]!) }, confidence: CONFIDENCE.qualified };
           const external = this.externalAncestor(sym);
           return external ? { target: { t: 'ext', name: `${external}.${segment}` }, confidence: CONFIDENCE.externalImported } : undefined;
@@ -1047,13 +1358,13 @@ export class Project {
   private resolveNamespaced(qualifier: readonly string[], name: string): Hit | undefined {
     if (this.namespaces.size === 0) return undefined;
     for (const separator of ['.', '::', '/']) {
-      const whole = this.namespaces.get(qualifier.join(separator));
+      const whole = this.namespaceOf(qualifier.join(separator));
       if (whole) {
         const found = this.exportedFrom(whole, name);
         if (found) return { target: found, confidence: CONFIDENCE.qualified };
       }
       if (qualifier.length >= 2) {
-        const outer = this.namespaces.get(qualifier.slice(0, -1).join(separator));
+        const outer = this.namespaceOf(qualifier.slice(0, -1).join(separator));
         if (outer) {
           const type = this.exportedFrom(outer, qualifier[qualifier.length - 1]!);
           if (type) {
@@ -1066,40 +1377,103 @@ export class Project {
     return undefined;
   }
 
-  private nameIndex(): Map<string, Sym[]> {
+  /** Callable and type-like symbols by name, as `key, kind` pairs in key order (kinds index `nameKinds`). */
+  private nameIndex(): Map<string, number[]> {
     if (this.byName) return this.byName;
-    const index = new Map<string, Sym[]>();
-    for (const unit of this.units) {
-      const symbols = unit.ext.symbols;
-      for (let i = 0; i < symbols.length; i++) {
-        if (unit.canon[i] !== i) continue;
-        const kind = symbols[i]!.kind;
-        if (CALLABLE_KINDS.has(kind) || TYPE_LIKE_KINDS.has(kind)) push(index, symbols[i]!.name, { u: unit, i });
+    const index = new Map<string, number[]>();
+    if (this.storedNames) {
+      let entries: number[] = [];
+      for (const item of this.storedNames()) {
+        if (typeof item === 'string') index.set(item, (entries = []));
+        else entries.push(item);
+      }
+    } else {
+      const kinds = new Map<string, number>();
+      for (const unit of this.units) {
+        const symbols = unit.ext.symbols;
+        for (let i = 0; i < symbols.length; i++) {
+          if (unit.canon[i] !== i) continue;
+          const kind = symbols[i]!.kind;
+          if (!CALLABLE_KINDS.has(kind) && !TYPE_LIKE_KINDS.has(kind)) continue;
+          let kindIndex = kinds.get(kind);
+          if (kindIndex === undefined) {
+            kindIndex = this.nameKinds.length;
+            this.nameKinds.push(kind);
+            kinds.set(kind, kindIndex);
+          }
+          const name = symbols[i]!.name;
+          const entries = index.get(name);
+          if (entries) entries.push(this.keyAt(unit, i), kindIndex);
+          else index.set(name, [this.keyAt(unit, i), kindIndex]);
+        }
       }
     }
     this.byName = index;
     return index;
   }
 
+  private familyOfFile(index: number): string {
+    this.fileFamilies ??= this.languageIds.map((id) => traitsOf(id).family);
+    return this.fileFamilies[index]!;
+  }
+
+  private fileFamilies: string[] | undefined;
+
+  /**
+   * Keys and files of the definitions `fallback` may pick for `name`, per kind of lookup,
+   * computed once per run: unresolved calls repeat names (`new`, `get`, `len`) that hundreds
+   * of definitions share.
+   */
+  private fallbackCandidates(name: string, method: boolean, unit: Unit): { readonly keys: number[]; readonly files: number[] } | undefined {
+    const implicitThis = unit.traits.implicitThis;
+    const family = unit.traits.family;
+    const cacheKey = `${method ? 'm' : 'f'}${implicitThis ? 1 : 0}${family}\0${name}`;
+    let candidates = this.fallbackCache.get(cacheKey);
+    if (candidates === undefined) {
+      const all = this.nameIndex().get(name);
+      if (all) {
+        candidates = { keys: [], files: [] };
+        // Decided from the index alone: only the symbol picked needs its file built.
+        for (let j = 0; j + 1 < all.length; j += 2) {
+          const key = all[j]!;
+          const file = this.fileOfKey(key);
+          if (this.familyOfFile(file) !== family) continue;
+          const kind = this.nameKinds[all[j + 1]!] as NodeKind;
+          if (method ? kind === 'method' || kind === 'property' : kind === 'function' || TYPE_LIKE_KINDS.has(kind) || (implicitThis && kind === 'method')) {
+            candidates.keys.push(key);
+            candidates.files.push(file);
+          }
+        }
+      }
+      this.fallbackCache.set(cacheKey, candidates ?? null);
+    }
+    return candidates ?? undefined;
+  }
+
+  private readonly fallbackCache = new Map<string, { readonly keys: number[]; readonly files: number[] } | null>();
+
   /** Last resort for calls: the only definition with this name, or the nearest one. */
   private fallback(unit: Unit, name: string, method: boolean): Hit | undefined {
-    const all = this.nameIndex().get(name);
-    if (!all) return undefined;
-    const family = unit.traits.family;
-    const candidates = all.filter((sym) => {
-      if (sym.u.traits.family !== family) return false;
-      const kind = this.def(sym).kind;
-      return method ? kind === 'method' || kind === 'property' : kind === 'function' || TYPE_LIKE_KINDS.has(kind) || (unit.traits.implicitThis && kind === 'method');
-    });
-    if (candidates.length === 1) return { target: { t: 'sym', sym: candidates[0]! }, confidence: CONFIDENCE.uniqueName };
-    if (candidates.length === 0) return undefined;
-    const sameFile = candidates.filter((sym) => sym.u === unit);
-    if (sameFile.length === 1) return { target: { t: 'sym', sym: sameFile[0]! }, confidence: CONFIDENCE.nearestName };
-    if (sameFile.length > 1) return undefined;
+    const candidates = this.fallbackCandidates(name, method, unit);
+    if (!candidates || candidates.keys.length === 0) return undefined;
+    const { keys, files } = candidates;
+    if (keys.length === 1) return { target: { t: 'sym', sym: this.symAt(keys[0]!) }, confidence: CONFIDENCE.uniqueName };
+    let sameFile = -1;
+    for (let j = 0; j < keys.length; j++) {
+      if (files[j] !== unit.index) continue;
+      if (sameFile >= 0) return undefined;
+      sameFile = j;
+    }
+    if (sameFile >= 0) return { target: { t: 'sym', sym: this.symAt(keys[sameFile]!) }, confidence: CONFIDENCE.nearestName };
     const directory = unit.path.slice(0, unit.path.lastIndexOf('/') + 1);
-    const sameDirectory = candidates.filter((sym) => sym.u.path.startsWith(directory) && !sym.u.path.slice(directory.length).includes('/'));
-    if (sameDirectory.length === 1) return { target: { t: 'sym', sym: sameDirectory[0]! }, confidence: CONFIDENCE.nearestName };
-    return undefined;
+    let sameDirectory = -1;
+    for (let j = 0; j < keys.length; j++) {
+      const path = this.paths[files[j]!]!;
+      if (!path.startsWith(directory) || path.slice(directory.length).includes('/')) continue;
+      if (sameDirectory >= 0) return undefined;
+      sameDirectory = j;
+    }
+    return sameDirectory >= 0 ? { target: { t: 'sym', sym: this.symAt(keys[sameDirectory]!) }, confidence: CONFIDENCE.nearestName } : undefined;
   }
 
   /** Resolve one reference; undefined when even a placeholder makes no sense. */
@@ -1237,7 +1611,7 @@ export class Project {
       const resolved = this.resolvedImport(unit, d);
       if (!resolved) return;
       for (const file of resolved.files) {
-        const target = this.byPath.get(file);
+        const target = this.unitOf(file);
         if (target && target !== unit) out.add(unit.fileId, target.fileId, 'imports', CONFIDENCE.imported, 'ast_resolved', decl.line);
       }
       if (resolved.files.length === 0 && resolved.external) {
@@ -1301,7 +1675,7 @@ export class Project {
 
     // Implementations declared apart from their type: T implements Trait, wherever T lives.
     unit.ext.implementations?.forEach((implementation, d) => {
-      const type = unit.implTypes?.[d];
+      const type = this.implType(unit, d);
       if (!type) return;
       const hit = this.resolveTrait(unit, d);
       const target = hit?.target;
@@ -1444,13 +1818,27 @@ function lastSegment(source: string): string {
   return parts[parts.length - 1] ?? source;
 }
 
+// Unicode property classes cost milliseconds to compile on first use, in every process:
+// ASCII names, nearly all of them, are told apart without them.
+const UNICODE_CONSTANT = /^\p{Lu}/u;
+const UNICODE_IDENTIFIER = /^[\p{L}_$@][\p{L}\p{N}_$@]*$/u;
+
 /** A Ruby constant: starts with an upper-case letter. */
 function isConstantName(name: string): boolean {
-  return /^\p{Lu}/u.test(name);
+  const first = name.charCodeAt(0);
+  if (first < 128) return first >= 65 && first <= 90;
+  return UNICODE_CONSTANT.test(name);
 }
 
 function isIdentifier(segment: string): boolean {
-  return /^[\p{L}_$@][\p{L}\p{N}_$@]*$/u.test(segment);
+  if (segment.length === 0) return false;
+  for (let i = 0; i < segment.length; i++) {
+    const c = segment.charCodeAt(i);
+    if (c >= 128) return UNICODE_IDENTIFIER.test(segment);
+    const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36 || c === 64;
+    if (!letter && (i === 0 || c < 48 || c > 57)) return false;
+  }
+  return true;
 }
 
 function preferDefinition(unit: Unit, candidates: readonly number[], want: 'any' | 'type' | 'callable'): number {

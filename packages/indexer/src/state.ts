@@ -4,7 +4,9 @@
  * - `extraction:<path>`: each file's full extraction, keyed by its content hash, so a file
  *   whose dependencies changed can be re-resolved without parsing.
  * - `indexer:tables`: every file's symbol table (an extraction without references, lines,
- *   docs or signatures): what other files' resolution reads. Unchanged by body-only edits.
+ *   docs or signatures): what other files' resolution reads, with the links the project-wide
+ *   passes computed from them (see `ProjectLinks`). Unchanged by body-only edits, which
+ *   resolve against it reading only the tables they reach.
  * - `indexer:state`: per file its size, mtime, hashes, edge counts, external names and test
  *   targets; per derived owner its output hash and edge counts.
  * - `indexer:directories`: the directory listings of the last walk (see `DirectoryListing`),
@@ -17,10 +19,12 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { GraphStore, NodeId } from '@knowing/graph';
-import { decodeTables, encodeTables, extractionPayload, peekTablesId } from './codec.js';
+import { encodeTables, extractionPayload, openTables, peekTablesId } from './codec.js';
+import type { TablesReader } from './codec.js';
 import type { DirectoryListing } from './discover.js';
 import type { FileExtraction } from './languages/types.js';
 import { qualifiedNameOf } from './resolve.js';
+import type { ProjectLinks } from './resolve.js';
 
 const STATE_KEY = 'indexer:state';
 const STATE_KIND = 'indexer-state';
@@ -242,25 +246,35 @@ export async function saveDirectories(store: GraphStore, root: string, previous:
   await store.putNote(DIRECTORIES_KEY, DIRECTORIES_KIND, encoder.encode(JSON.stringify(stored)), null);
 }
 
-/** Whether two sets of listings name the same directories with the same mtimes (a listing changes only with its mtime). */
+/**
+ * Whether two sets of listings name the same directories with the same mtimes and ignore
+ * verdicts (entries change only with the mtime; verdicts with the rules).
+ */
 function sameListings(a: ReadonlyMap<string, DirectoryListing>, b: ReadonlyMap<string, DirectoryListing>): boolean {
   if (a.size !== b.size) return false;
-  for (const [dir, listing] of a) if (b.get(dir)?.mtimeMs !== listing.mtimeMs) return false;
+  for (const [dir, listing] of a) {
+    const other = b.get(dir);
+    if (other === listing) continue;
+    if (other?.mtimeMs !== listing.mtimeMs || other.rules !== listing.rules || other.ignored !== listing.ignored) return false;
+  }
   return true;
 }
 
-/** The symbol tables the state names, or undefined when they are missing or another version. */
-export async function loadTables(store: GraphStore, state: IndexState): Promise<Map<string, FileExtraction> | undefined> {
+/**
+ * The tables the state names, opened to read one file's table at a time, with the links
+ * stored with them; undefined when they are missing, of another version or without links.
+ */
+export async function loadLinkedTables(store: GraphStore, state: IndexState): Promise<(TablesReader & { readonly links: ProjectLinks }) | undefined> {
   const note = await store.getNote(TABLES_KEY);
   if (!note || peekTablesId(note.value) !== state.tablesId) return undefined;
-  const decoded = decodeTables(note.value);
-  if (!decoded || decoded.id !== state.tablesId) return undefined;
-  return new Map(decoded.tables.map((table) => [table.path, table]));
+  const reader = openTables(note.value);
+  if (!reader?.links || reader.count !== reader.links.paths.length) return undefined;
+  return reader as TablesReader & { readonly links: ProjectLinks };
 }
 
-/** Store the tables; returns the id the state must name. */
-export async function saveTables(store: GraphStore, tables: ReadonlyMap<string, FileExtraction>): Promise<string> {
-  const { id, bytes } = encodeTables(tables.values());
+/** Store the tables, in the order of `links.paths`, with the links; returns the id the state must name. */
+export async function saveTables(store: GraphStore, tables: Iterable<FileExtraction>, links: ProjectLinks): Promise<string> {
+  const { id, bytes } = encodeTables(tables, links);
   await store.putNote(TABLES_KEY, TABLES_KIND, bytes, null);
   return id;
 }

@@ -137,7 +137,7 @@ describe('discoverFiles', () => {
       for (const dir of ['pkg', '']) await utimes(path.join(tree, dir), past, past);
       const first = await discoverFiles({ root: tree });
       expect([...first.directories.keys()].sort()).toEqual(['', 'pkg']);
-      expect(first.directories.get('pkg')).toEqual({ mtimeMs: past.getTime(), names: 'a.py', kinds: 'f' });
+      expect(first.directories.get('pkg')).toEqual({ mtimeMs: past.getTime(), names: 'a.py', kinds: 'f', rules: '', ignored: 'k' });
 
       // Unchanged mtime: the stored listing is trusted, even one naming a file that is not there.
       const doctored = new Map(first.directories).set('pkg', { mtimeMs: past.getTime(), names: 'a.py/ghost.py', kinds: 'ff' });
@@ -151,6 +151,40 @@ describe('discoverFiles', () => {
       expect(changed.files.map((f) => f.path)).toEqual(['pkg/a.py', 'pkg/b.py']);
       expect(changed.directories.has('pkg')).toBe(false);
       expect(changed.directories.get('')).toEqual(first.directories.get(''));
+    } finally {
+      await rm(tree, { recursive: true, force: true });
+    }
+  });
+
+  it('reuses ignore verdicts while the rules stand, and decides again when an ignore file changes under an unchanged mtime', async () => {
+    const tree = await mkdtemp(path.join(tmpdir(), 'knowing-verdicts-'));
+    const accept = (file: string): boolean => file.endsWith('.py');
+    try {
+      await mkdir(path.join(tree, 'pkg'));
+      await writeFile(path.join(tree, 'pkg', 'a.py'), 'x = 1\n');
+      await writeFile(path.join(tree, 'pkg', 'b.py'), 'y = 2\n');
+      await writeFile(path.join(tree, 'pkg', '.gitignore'), 'b.py\n');
+      const past = new Date('2024-01-01T00:00:00Z');
+      for (const dir of ['pkg', '']) await utimes(path.join(tree, dir), past, past);
+      const first = await discoverFiles({ root: tree, accept });
+      expect(first.files.map((f) => f.path)).toEqual(['pkg/a.py']);
+      const listing = first.directories.get('pkg')!;
+      expect(listing.names).toBe('.gitignore/a.py/b.py');
+      expect(listing.ignored).toBe('.ki');
+
+      // Same rules: the stored verdicts are trusted without matching again.
+      const doctored = new Map(first.directories).set('pkg', { ...listing, ignored: '.ik' });
+      const trusted = await discoverFiles({ root: tree, accept, previousDirectories: doctored });
+      expect(trusted.files.map((f) => f.path)).toEqual(['pkg/b.py']);
+
+      // Editing an ignore file leaves its directory's mtime alone; its new rules still apply.
+      await writeFile(path.join(tree, 'pkg', '.gitignore'), 'a.py\n');
+      await utimes(path.join(tree, 'pkg'), past, past);
+      const edited = await discoverFiles({ root: tree, accept, previousDirectories: doctored });
+      expect(edited.files.map((f) => f.path)).toEqual(['pkg/b.py']);
+      expect(edited.skipped).toEqual([{ path: 'pkg/a.py', reason: 'ignored' }]);
+      expect(edited.directories.get('pkg')?.ignored).toBe('.ik');
+      expect(edited.directories.get('pkg')?.rules).not.toBe(listing.rules);
     } finally {
       await rm(tree, { recursive: true, force: true });
     }
