@@ -188,8 +188,11 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
       countEdges: db.prepare('SELECT type, count(*) AS n FROM edges GROUP BY type'),
       countFiles: db.prepare('SELECT count(*) FROM files').pluck(),
       nodesPage: db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.seq > ? ORDER BY n.seq LIMIT ?`),
+      // CROSS JOIN pins edges as the outer loop: the keyset cursor must seek the primary key.
+      // Left to the planner, some statistics drive the join from nodes and sort every
+      // remaining edge per page (quadratic: 92 s instead of ~4 s over rails' 1.2M edges).
       edgesPage: db.prepare(
-        `SELECT e.src, e.dst, ${EDGE_COLUMNS} FROM edges e JOIN nodes s ON s.seq = e.src JOIN nodes t ON t.seq = e.dst
+        `SELECT e.src, e.dst, ${EDGE_COLUMNS} FROM edges e CROSS JOIN nodes s ON s.seq = e.src CROSS JOIN nodes t ON t.seq = e.dst
          WHERE (e.src, e.type, e.dst) > (?, ?, ?) ORDER BY e.src, e.type, e.dst LIMIT ?`,
       ),
       // Rank inside the FTS table and join only the top rows: joining every match to nodes
