@@ -1,6 +1,6 @@
 import type { GraphStore } from '@knowing/graph';
 import { createLanguageRegistry, DEFAULT_INDEX_OPTIONS, discoverFiles, indexRepository } from '@knowing/indexer';
-import type { IndexProgress, IndexSummary, KnownFileState, LanguageRegistry } from '@knowing/indexer';
+import type { DirectoryListing, IndexProgress, IndexSummary, KnownFileState, LanguageRegistry } from '@knowing/indexer';
 import type { McpIndexOptions } from './types.js';
 
 /** What made an index run happen. */
@@ -56,6 +56,8 @@ export interface WaitOptions {
 export class IndexKeeper {
   private tail: Promise<unknown> = Promise.resolve();
   private known = new Map<string, KnownFileState>();
+  /** Directory listings of the last walk: unchanged directories are not read again. */
+  private directories: ReadonlyMap<string, DirectoryListing> = new Map();
   private readonly listeners = new Set<(event: IndexProgress) => void>();
   private readonly startWaiters = new Set<() => void>();
   private readonly registry: LanguageRegistry;
@@ -94,7 +96,9 @@ export class IndexKeeper {
       maxFileBytes: this.indexOptions.maxFileBytes ?? DEFAULT_INDEX_OPTIONS.maxFileBytes,
       skipDirectories: this.indexOptions.skipDirectories ?? DEFAULT_INDEX_OPTIONS.skipDirectories,
       previous: this.known,
+      previousDirectories: this.directories,
     });
+    this.directories = discovery.directories;
     this.known = new Map(discovery.files.map((f) => [f.path, { sizeBytes: f.sizeBytes, mtimeMs: f.mtimeMs, contentHash: f.contentHash }]));
     const stored = new Map((await this.store.listFiles()).map((record) => [record.path, record.contentHash]));
     const changed: string[] = [];
