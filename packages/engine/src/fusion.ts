@@ -1,4 +1,5 @@
 import type { GraphNode } from '@knowing/graph';
+import { symbolPath } from '@knowing/graph';
 import { countTermMatches } from '@knowing/keywords';
 import type { ChannelHit, ChannelName, FusedCandidate } from './types.js';
 
@@ -46,12 +47,11 @@ export function boostTermMatches(
   terms: ReadonlySet<string>,
   bonus: number,
   limit: number,
-  symbolPathOf: (node: GraphNode) => string,
   cap = 4,
 ): FusedCandidate[] {
   if (bonus <= 0 || terms.size === 0) return candidates.slice(0, limit);
   return candidates
-    .map((candidate, order) => ({ candidate, order, score: candidate.score + bonus * Math.min(cap, countTermMatches(terms, symbolPathOf(candidate.node))) }))
+    .map((candidate, order) => ({ candidate, order, score: candidate.score + bonus * Math.min(cap, countTermMatches(terms, symbolPath(candidate.node.qualifiedName, candidate.node.file))) }))
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, limit)
     .map(({ candidate, score }) => ({ ...candidate, score }));

@@ -82,7 +82,6 @@ export async function runTask(ctx: PipelineContext, state: GraphState, task: str
     terms,
     options.seeds.termMatchBonus,
     options.seeds.maxCandidates,
-    symbolPathOf,
   );
   if (options.seeds.interfaceSeeding) fused = await addImplementors(store, fused, options.seeds.implementorsPerInterface);
   const wrappers = await namespaceWrappers(store, [...fused.map((c) => c.node), ...path.map((h) => h.node)], state.namespaces);
@@ -297,7 +296,7 @@ async function buildRankInputs(
     const tally = feedback.get(node.id);
     const boost = sessionBoosts.get(node.id);
     const classes = classesByNode.get(node.id);
-    const termMatches = terms.size > 0 ? countTermMatches(terms, symbolPathOf(node)) : 0;
+    const termMatches = terms.size > 0 ? countTermMatches(terms, symbolPath(node.qualifiedName, node.file)) : 0;
     inputs.push({
       node,
       rwr: walk?.score ?? 0,
@@ -342,8 +341,3 @@ export function edgesAmongIds(adjacency: Adjacency, ids: readonly NodeId[]): Gra
 }
 
 export type { KeywordSet };
-
-/** The part of a qualified name that names the symbol itself: the file path would match task words for every symbol in it. */
-export function symbolPathOf(node: GraphNode): string {
-  return symbolPath(node.qualifiedName, node.file);
-}

@@ -9,7 +9,6 @@ import type { SqliteGraphStore } from '@knowing/store-sqlite';
 import { indexRepository } from '@knowing/indexer';
 import { boostTermMatches } from '../src/fusion.js';
 import { namespaceWrappers } from '../src/seeds.js';
-import { symbolPathOf } from '../src/pipeline.js';
 import { textMatches } from '../src/text-match.js';
 import { createEngine } from '../src/index.js';
 import type { FusedCandidate } from '../src/types.js';
@@ -26,14 +25,14 @@ describe('boostTermMatches', () => {
   const terms = new Set(taskTerms('how route values are serialized through the serializer chain'));
 
   it('lifts a candidate named after several task terms over ones that only ranked higher', () => {
-    const boosted = boostTermMatches(fused, terms, 0.02, 10, symbolPathOf);
+    const boosted = boostTermMatches(fused, terms, 0.02, 10);
     // Route names one term too (+0.02), not enough to pass Response.
     expect(boosted.map((c) => c.node.name)).toEqual(['SerializerChain', 'Response', 'body', 'Route']);
     expect(boosted[0]!.score).toBeCloseTo(0.03 + 2 * 0.02);
   });
 
   it('keeps the fused order and only cuts to the limit when the bonus is 0', () => {
-    expect(boostTermMatches(fused, terms, 0, 3, symbolPathOf).map((c) => c.node.name)).toEqual(['Response', 'body', 'SerializerChain']);
+    expect(boostTermMatches(fused, terms, 0, 3).map((c) => c.node.name)).toEqual(['Response', 'body', 'SerializerChain']);
   });
 });
 
