@@ -30,7 +30,11 @@ const STATE_KEY = 'indexer:state';
 const STATE_KIND = 'indexer-state';
 const TABLES_KEY = 'indexer:tables';
 const TABLES_KIND = 'indexer-tables';
-const STATE_VERSION = 5;
+/**
+ * Bumped when the layout changes, and when a derived pass's rules change: the fast path keeps
+ * derived edges of unchanged tables, so a state of the old rules must not be trusted.
+ */
+const STATE_VERSION = 6;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 

@@ -157,3 +157,18 @@ describe('Rust implementations', () => {
     ]);
   });
 });
+
+describe('inherits out of test code', () => {
+  it('links a production subclass to inherited methods, but not a test class (file or name) to its base helpers', async () => {
+    const edges = await edgesOf({
+      'app/base.py': 'class Base:\n    def save(self):\n        pass\n    def check(self):\n        pass\n',
+      'app/child.py': 'from app.base import Base\n\nclass Child(Base):\n    def check(self):\n        pass\n',
+      'tests/test_child.py': 'from app.base import Base\n\nclass ChildCase(Base):\n    def check(self):\n        pass\n',
+    });
+    expect(edges).toContain('inherits app/child.py.Child -> app/base.py.Base.save');
+    expect(edges).toContain('extends tests/test_child.py.ChildCase -> app/base.py.Base');
+    // Overrides still link a test class's redefinitions to what they replace.
+    expect(edges).toContain('overrides tests/test_child.py.ChildCase.check -> app/base.py.Base.check');
+    expect(edges.filter((edge) => edge.startsWith('inherits tests/'))).toEqual([]);
+  });
+});
