@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { edgeWeight, EDGE_TYPES, DEFAULT_EDGE_WEIGHT, isStructuralEdge, merkleRoot, nodeId, sha256Hex, packageOf, qualifiedName, symbolPath, KnowingError, ErrorCode } from '../src/index.js';
 
@@ -45,6 +46,34 @@ describe('merkleRoot', () => {
   it('returns the single leaf and zeros for none', () => {
     expect(merkleRoot([leaves[0]!])).toBe(leaves[0]);
     expect(merkleRoot([])).toBe('0'.repeat(64));
+  });
+
+  /** The documented rule, spelled out: sort, pair left to right (odd last leaf with itself), hash `merkle\0‖left‖right`. */
+  function byTheRule(input: readonly string[]): string {
+    let level = [...input].sort();
+    while (level.length > 1) {
+      const next: string[] = [];
+      for (let i = 0; i < level.length; i += 2) {
+        const pair = Buffer.concat([Buffer.from('merkle\0'), Buffer.from(level[i]!, 'hex'), Buffer.from(level[i + 1] ?? level[i]!, 'hex')]);
+        next.push(createHash('sha256').update(pair).digest('hex'));
+      }
+      level = next;
+    }
+    return level[0]!;
+  }
+
+  it.each([2, 3, 4, 5, 7, 8, 9, 1000, 1001])('follows the documented rule over %i digests', (count) => {
+    const digests = Array.from({ length: count }, (_, i) => sha256Hex(`leaf ${i}`));
+    expect(merkleRoot(digests)).toBe(byTheRule(digests));
+  });
+
+  it('follows the same rule for leaves that are not 64-digit digests (upper case, short, not hex)', () => {
+    const mixed = [sha256Hex('x').toUpperCase(), sha256Hex('y'), 'abcd', 'not hex at all', sha256Hex('z')];
+    expect(merkleRoot(mixed)).toBe(byTheRule(mixed));
+    const badDigest = [sha256Hex('p'), `${sha256Hex('q').slice(0, 62)}zz`, sha256Hex('r')];
+    expect(merkleRoot(badDigest)).toBe(byTheRule(badDigest));
+    const upper = [sha256Hex('u').toUpperCase(), sha256Hex('v').toUpperCase(), sha256Hex('w')];
+    expect(merkleRoot(upper)).toBe(byTheRule(upper));
   });
 });
 

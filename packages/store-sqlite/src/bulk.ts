@@ -94,12 +94,11 @@ export function planBulkLoad(
 
   const dirty = new DirtyGroups();
   const edges: unknown[] = [];
-  // Offset in `edges` of each (src, type, dst), per type under one number per (src, dst):
-  // number keys hash without building a string per edge. src * span + dst is exact while
-  // span² < 2^53; beyond 2^26 nodes the key is a string instead.
-  const span = next;
-  const numericKeys = span < 2 ** 26;
-  const edgeAt = new Map<string, Map<number | string, number>>();
+  let edgeCount = 0;
+  for (const w of writes) edgeCount += w.edges.length;
+  for (const o of owned) edgeCount += o.edges.length;
+  const taken = new EdgeSlots(edgeCount);
+  const typeIndex = new Map<string, number>();
   const addEdges = (owner: number, list: readonly GraphEdge[]): void => {
     for (const edge of list) {
       const src = byId.get(edge.source);
@@ -107,12 +106,10 @@ export function planBulkLoad(
       // An edge whose endpoint does not exist would dangle; the contract removes those.
       if (src === undefined || dst === undefined) continue;
       const line = edge.line ?? 0;
-      let ofType = edgeAt.get(edge.type);
-      if (ofType === undefined) edgeAt.set(edge.type, (ofType = new Map()));
-      const key = numericKeys ? src.seq * span + dst.seq : `${src.seq}:${dst.seq}`;
-      const at = ofType.get(key);
-      if (at === undefined) {
-        ofType.set(key, edges.length);
+      let type = typeIndex.get(edge.type);
+      if (type === undefined) typeIndex.set(edge.type, (type = typeIndex.size));
+      const at = taken.offsetOf(src.seq, dst.seq, type, edges.length);
+      if (at === edges.length) {
         edges.push(src.seq, edge.type, dst.seq, edge.confidence, edge.provenance, line, owner);
         dirty.added(src.pkg, edge.type, edge.source, edge.target);
         src.touched = true;
@@ -161,4 +158,49 @@ export function planBulkLoad(
     edgesWritten,
     edgesInserted: edges.length / EDGE_WIDTH,
   };
+}
+
+/**
+ * Where each (src, dst, type) sits in the edge rows: open addressing over typed arrays. A
+ * Map keyed by a number per edge costs a heap number (src * span + dst outgrows small
+ * integers past 46K nodes) and a Map entry each; at a million edges that was seconds of a
+ * first index, most of it garbage collection.
+ */
+class EdgeSlots {
+  private readonly src: Int32Array;
+  private readonly dst: Int32Array;
+  private readonly type: Int32Array;
+  /** Row offset + 1; 0 marks a free slot. */
+  private readonly offset: Float64Array;
+  private readonly mask: number;
+
+  constructor(expected: number) {
+    let capacity = 16;
+    while (capacity < expected * 2) capacity *= 2;
+    this.src = new Int32Array(capacity);
+    this.dst = new Int32Array(capacity);
+    this.type = new Int32Array(capacity);
+    this.offset = new Float64Array(capacity);
+    this.mask = capacity - 1;
+  }
+
+  /** The row offset of (src, dst, type); when absent, records `next` for it and returns it. */
+  offsetOf(src: number, dst: number, type: number, next: number): number {
+    let hash = Math.imul(src, 0x9e3779b1) ^ Math.imul(dst, 0x85ebca6b) ^ Math.imul(type + 1, 0xc2b2ae35);
+    // Mix the high bits down: the low bits of a product depend only on the low bits of its factors.
+    hash = Math.imul(hash ^ (hash >>> 16), 0x7feb352d);
+    let slot = (hash ^ (hash >>> 15)) & this.mask;
+    for (;;) {
+      const stored = this.offset[slot]!;
+      if (stored === 0) {
+        this.src[slot] = src;
+        this.dst[slot] = dst;
+        this.type[slot] = type;
+        this.offset[slot] = next + 1;
+        return next;
+      }
+      if (this.src[slot] === src && this.dst[slot] === dst && this.type[slot] === type) return stored - 1;
+      slot = (slot + 1) & this.mask;
+    }
+  }
 }
