@@ -71,9 +71,10 @@ const MAX_RECOVERIES = 8;
  */
 function extractRecovering(parser: Parser, module: LanguageModule, source: string, path: string, timeoutMs: number): FileExtraction {
   let regions: [number, number][] = [];
+  const parseText = (text: string): string => module.parseText?.(text) ?? text;
   const base = withTree(
     parser,
-    source,
+    parseText(source),
     (tree) => {
       regions = errorRegions(tree.rootNode, source);
       return module.extract(tree.rootNode, source, path);
@@ -89,7 +90,7 @@ function extractRecovering(parser: Parser, module: LanguageModule, source: strin
     const masked = lines.map((line, row) => (row >= from && row <= to ? line : '')).join('\n');
     const extra = withTree(
       parser,
-      masked,
+      parseText(masked),
       (tree) => {
         for (const region of errorRegions(tree.rootNode, masked)) if (region[0] > from) regions.push(region);
         return module.extract(tree.rootNode, masked, path);

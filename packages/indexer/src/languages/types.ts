@@ -216,6 +216,12 @@ export interface LanguageModule {
   readonly selfNames: readonly string[];
   /** Names that mean "the parent class": `super`, `base`. */
   readonly superNames: readonly string[];
+  /**
+   * The text to hand the parser when the grammar stumbles over a construct the file's text
+   * can be rewritten around. It must keep the length and every line break, so each position
+   * in the tree is a position in the file; `extract` still reads names from the file's text.
+   */
+  parseText?(source: string): string;
   /** Extract one file. Pure: same input, same output. */
   extract(root: SyntaxNode, source: string, path: string): FileExtraction;
   /** Map an import declaration to repo files, or to an external package. */

@@ -12,7 +12,7 @@ import { createParser, withTree } from '../../src/parser.js';
 export async function extractFile(language: LanguageModule, root: string, relative: string): Promise<FileExtraction> {
   const source = await readFile(path.join(root, relative), 'utf8');
   const parser = await createParser(language.grammarFor(relative));
-  return withTree(parser, source, (tree) => language.extract(tree.rootNode, source, relative));
+  return withTree(parser, language.parseText?.(source) ?? source, (tree) => language.extract(tree.rootNode, source, relative));
 }
 
 /** Every file under `dir` whose name ends with `extension`, as sorted `/`-separated paths relative to `dir`. */
