@@ -113,6 +113,13 @@ describe('createClassRegistry', () => {
     expect(() => registry.register(clash)).not.toThrow();
   });
 
+  it('takes a plugin the helper already checked as it is, and checks a copy of it again', () => {
+    const defined = defineEquivalenceClasses(celery);
+    expect(createClassRegistry().register(defined)).toBe(defined);
+    const copy = { ...defined, name: 'celery-copy', classes: defined.classes.map((cls) => ({ ...cls, concept: `${cls.concept}_COPY`, weight: 2 })) };
+    expect(pluginError(() => createClassRegistry().register(copy))).toMatch(/plugin "celery-copy" is invalid: class CELERY_TASK_COPY: weight/);
+  });
+
   it('validates what it is given at runtime, not only what went through the helper', () => {
     const registry = createClassRegistry();
     const broken = { framework: 'runtime', classes: [{ concept: 'X', phrases: ['x thing'], targets: ['XThing'], weight: -1 }] };
