@@ -322,6 +322,17 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   const ownedEdges: OwnedEdges[] = changedOwners.map((owner) => ({ owner, edges: derivedOutputs.get(owner)!.edges }));
   const repoChanged = storedRepo === null || storedRepo.id !== repoId || storedRepo.root !== root;
   const tablesChanged = !fast;
+  const links = tablesChanged ? project.links() : undefined;
+  const syntaxErrors: SyntaxErrorFile[] = [];
+  for (const entry of entries) {
+    const errors = entry.extraction?.syntaxErrors ?? previousRecords.get(entry.file.path)?.syntaxErrors ?? 0;
+    if (errors > 0) syntaxErrors.push({ path: entry.file.path, errors });
+  }
+  // The batch now holds all the write needs. Let go of the extractions (their references above
+  // all) and the project over them, the bulk of a first index's heap, which every garbage
+  // collection during the write would otherwise mark again.
+  for (const entry of entries) entry.extraction = undefined;
+  project = undefined;
   const needsWrite = writes.length > 0 || ownedEdges.length > 0 || deleted.size > 0 || repoChanged || !state;
   let write: IndexSummary['write'] = null;
   let snapshot = null;
@@ -353,8 +364,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     }
     // After the batch: tables, then the state that names them, stamped with the snapshot.
     let tablesId = state?.tablesId ?? '';
-    if (tablesChanged) {
-      const links = project.links();
+    if (links) {
       const tables = new Map(entries.map((e) => [e.file.path, e.table!]));
       tablesId = await saveTables(store, links.paths.map((file) => tables.get(file)!), links);
     }
@@ -401,11 +411,6 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   nodes += allExternals.size;
   const skippedByReason: Partial<Record<SkipReason, number>> = Object.create(null) as Partial<Record<SkipReason, number>>;
   for (const skipped of discovery.skipped) skippedByReason[skipped.reason] = (skippedByReason[skipped.reason] ?? 0) + 1;
-  const syntaxErrors: SyntaxErrorFile[] = [];
-  for (const entry of entries) {
-    const errors = entry.extraction?.syntaxErrors ?? previousRecords.get(entry.file.path)?.syntaxErrors ?? 0;
-    if (errors > 0) syntaxErrors.push({ path: entry.file.path, errors });
-  }
   const parsedNow = entries.filter((e) => e.parsedNow);
   progress({ phase: 'done', done: entries.length, total: entries.length });
   return {
@@ -451,6 +456,8 @@ async function acceptParsed(store: GraphStore, parsed: ParseOutcome, warnings: s
     if (result.cacheable) await store.putNote(extractionKey(entry.file.path), EXTRACTION_NOTE, result.encoded, null);
   }
   warnings.push(...parsed.warnings);
+  // The encoded extractions are in the store now: the run need not hold them to its end.
+  parsed.results.length = 0;
 }
 
 /** Fill `entry` from its extraction note when the note was written for this content. */
