@@ -31,6 +31,7 @@ export const SQLITE_STORE_DEFAULTS = Object.freeze({
   busyTimeoutMs: 5000,
   cacheSizeKib: 64 * 1024,
   mmapSizeBytes: 256 * 1024 * 1024,
+  walLimitBytes: 64 * 1024 * 1024,
   columnWeights: DEFAULT_COLUMN_WEIGHTS,
 });
 

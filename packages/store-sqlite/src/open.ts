@@ -12,6 +12,7 @@ export interface OpenSettings {
   readonly busyTimeoutMs: number;
   readonly cacheSizeKib: number;
   readonly mmapSizeBytes: number;
+  readonly walLimitBytes: number;
 }
 
 export interface OpenDatabase {
@@ -137,6 +138,7 @@ function applyPragmas(db: Database.Database, settings: OpenSettings): void {
   if (!settings.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    db.pragma(`journal_size_limit = ${settings.walLimitBytes}`);
   }
   db.pragma('foreign_keys = ON');
   db.pragma('temp_store = MEMORY');

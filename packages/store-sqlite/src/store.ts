@@ -65,6 +65,7 @@ function resolveOptions(options: SqliteStoreOptions): OpenSettings & { columnWei
     busyTimeoutMs: count(options.busyTimeoutMs, SQLITE_STORE_DEFAULTS.busyTimeoutMs, 'busyTimeoutMs'),
     cacheSizeKib: count(options.cacheSizeKib, SQLITE_STORE_DEFAULTS.cacheSizeKib, 'cacheSizeKib'),
     mmapSizeBytes: count(options.mmapSizeBytes, SQLITE_STORE_DEFAULTS.mmapSizeBytes, 'mmapSizeBytes'),
+    walLimitBytes: count(options.walLimitBytes, SQLITE_STORE_DEFAULTS.walLimitBytes, 'walLimitBytes'),
     columnWeights: mergeWeights(DEFAULT_COLUMN_WEIGHTS, options.columnWeights, 'createSqliteStore: columnWeights'),
   };
 }

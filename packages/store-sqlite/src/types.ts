@@ -36,6 +36,13 @@ export interface SqliteStoreOptions {
    */
   readonly mmapSizeBytes?: number;
   /**
+   * Size the write-ahead log is cut back to once its content is in the database file. A
+   * first index writes the whole graph through the log in one transaction (hundreds of MB
+   * on a large repository); without a limit the file keeps that size on disk.
+   * @default 67108864 (64 MiB)
+   */
+  readonly walLimitBytes?: number;
+  /**
    * bm25 weights of the full-text columns used when a search does not pass its own.
    * @default { name: 10, concepts: 5, path: 4, qualified_name: 3, doc: 3, signature: 1 }
    */

@@ -193,6 +193,22 @@ describe('extras', () => {
     await store.close();
     expect(size).toBeLessThan(1024 * 1024);
   });
+
+  it.each([
+    ['cut back to walLimitBytes', 256 * 1024, (wal: number, limit: number) => expect(wal).toBeLessThanOrEqual(limit)],
+    ['kept while under the limit (the 64 MiB default)', undefined, (wal: number) => expect(wal).toBeGreaterThan(2 * 1024 * 1024)],
+  ])('a write-ahead log grown by a large first batch is %s once the next write starts over', async (_name, limit, check) => {
+    const path = fresh();
+    const store = await createSqliteStore({ path, ...(limit !== undefined ? { walLimitBytes: limit } : {}) });
+    await store.applyBatch({ files: generate(400, 25) });
+    const grown = statSync(`${path}-wal`).size;
+    expect(grown).toBeGreaterThan(2 * 1024 * 1024);
+    // The commit checkpointed the log; the next write resets it, and cuts the file to the limit.
+    await store.putNote('k', 'test', new Uint8Array([1]), null);
+    check(statSync(`${path}-wal`).size, limit ?? 0);
+    expect((await store.counts()).nodes).toBe(400 * 25);
+    await store.close();
+  });
 });
 
 describe('incremental bookkeeping under random batches', () => {
