@@ -48,6 +48,8 @@ import type {
 } from './types.js';
 import { collapse, countSyntaxErrors, isNamedNode, MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, ref } from './common.js';
 import type { MutableSymbol as Draft } from './common.js';
+import { receiverChain, TypeEnvironment } from './body-walk.js';
+import type { ReceiverSyntax } from './body-walk.js';
 
 const BUILTIN_TYPES = new Set([
   'bool', 'byte', 'complex64', 'complex128', 'error', 'float32', 'float64', 'int', 'int8', 'int16',
@@ -72,6 +74,13 @@ const THREE_SEGMENT_HOSTS = new Set([
 const DIRECTIVE = /^\/\/(?:line |extern |export |[a-z0-9]+:[a-z0-9])/;
 
 const EXPORTED = /^\p{Lu}/u;
+
+const GO_RECEIVERS: ReceiverSyntax = {
+  memberAccess: 'selector_expression',
+  object: 'operand',
+  names: new Set(['identifier']),
+  transparent: new Set(['parenthesized_expression', 'unary_expression']),
+};
 
 function refKey(r: NameRef): string {
   return r.qualifier.length === 0 ? r.name : `${r.qualifier.join('.')}.${r.name}`;
@@ -128,9 +137,7 @@ class GoExtractor {
   private readonly results = new Map<string, (NameRef | undefined)[]>();
   /** Same-file package-level var/const types. */
   private readonly globals = new Map<string, NameRef>();
-  private readonly locals = new Map<string, NameRef | null>();
-  private readonly typeMemo = new Map<number, NameRef | undefined>();
-  private readonly undo: [string, NameRef | null | undefined][] = [];
+  private readonly env = new TypeEnvironment((node) => this.computeType(node));
   private typeParams: ReadonlySet<string> = new Set();
   private from = -1;
   private recvName: string | undefined;
@@ -222,7 +229,7 @@ class GoExtractor {
         const values = spec.childForFieldName('value')?.namedChildren ?? [];
         spec.childrenForFieldName('name').forEach((name, i) => {
           if (!name) return;
-          const type = declared ?? this.typeOf(values[i] ?? null);
+          const type = declared ?? this.env.typeOf(values[i] ?? null);
           if (type) this.globals.set(this.text(name), type);
         });
       }
@@ -351,13 +358,11 @@ class GoExtractor {
     });
     if (!body) return;
     this.from = index;
-    this.locals.clear();
-    this.typeMemo.clear();
-    this.undo.length = 0;
+    this.env.reset();
     if (receiver?.name) {
       this.recvName = receiver.name;
       this.recvType = ref(receiver.type);
-      this.locals.set(receiver.name, this.recvType);
+      this.env.bindReceiver(receiver.name, this.recvType);
     }
     this.bindParameters(params, false);
     this.bindParameters(result, false);
@@ -587,7 +592,7 @@ class GoExtractor {
         if (!isNamedNode(nameNode)) return;
         const name = this.text(nameNode);
         if (name === '_') return;
-        const valueType = declared ?? this.typeOf(values[i] ?? null);
+        const valueType = declared ?? this.env.typeOf(values[i] ?? null);
         const index = this.add({
           name,
           kind,
@@ -606,9 +611,7 @@ class GoExtractor {
       });
       if (valueList) {
         this.from = first;
-        this.locals.clear();
-        this.typeMemo.clear();
-        this.undo.length = 0;
+        this.env.reset();
         this.walk(valueList);
       }
     }
@@ -672,41 +675,19 @@ class GoExtractor {
 
   // ---------------------------------------------------------------- bodies
 
-  private bind(name: string, type: NameRef | null | undefined): void {
-    if (name === '_' || name === '') return;
-    this.undo.push([name, this.locals.get(name)]);
-    this.locals.set(name, type ?? null);
-  }
-
-  private mark(): number {
-    return this.undo.length;
-  }
-
-  private restore(mark: number): void {
-    while (this.undo.length > mark) {
-      const [name, previous] = this.undo.pop()!;
-      if (previous === undefined) this.locals.delete(name);
-      else this.locals.set(name, previous);
-    }
-  }
-
   private bindParameters(list: Node | null, emitTypes: boolean): void {
     if (list?.type !== 'parameter_list') return;
     for (const param of list.namedChildren) {
       if (!param) continue;
       const typeNode = param.childForFieldName('type');
       const type = param.type === 'variadic_parameter_declaration' ? undefined : this.namedType(typeNode);
-      for (const name of param.childrenForFieldName('name')) if (isNamedNode(name)) this.bind(this.text(name), type);
+      for (const name of param.childrenForFieldName('name')) if (isNamedNode(name)) this.env.bind(this.text(name), type);
       if (emitTypes) this.typeReferences(typeNode, 'type');
     }
   }
 
-  private isLocal(name: string): boolean {
-    return this.locals.has(name);
-  }
-
   private isPackage(name: string): boolean {
-    return !this.locals.has(name) && this.importAliases.has(name);
+    return !this.env.isBound(name) && this.importAliases.has(name);
   }
 
   private emit(kind: ReferenceKind, target: NameRef, node: Node, receiverType?: NameRef, dedupe = false): void {
@@ -759,7 +740,7 @@ class GoExtractor {
       }
       case 'identifier': {
         const name = this.text(node);
-        if (name === '_' || this.isLocal(name) || this.importAliases.has(name) || BUILTIN_FUNCS.has(name)) return;
+        if (name === '_' || this.env.isBound(name) || this.importAliases.has(name) || BUILTIN_FUNCS.has(name)) return;
         if (BUILTIN_TYPES.has(name)) return;
         this.emit('value', ref(name), node, undefined, true);
         return;
@@ -796,7 +777,7 @@ class GoExtractor {
           const declared = this.namedType(typeNode);
           const values = valueList?.namedChildren ?? [];
           spec.childrenForFieldName('name').forEach((name, i) => {
-            if (isNamedNode(name)) this.bind(this.text(name), declared ?? this.typeOf(values[i] ?? null));
+            if (isNamedNode(name)) this.env.bind(this.text(name), declared ?? this.env.typeOf(values[i] ?? null));
           });
         }
         return;
@@ -810,19 +791,19 @@ class GoExtractor {
           this.walk(left);
           return;
         }
-        for (const id of left.namedChildren) if (id?.type === 'identifier') this.bind(this.text(id), null);
+        for (const id of left.namedChildren) if (id?.type === 'identifier') this.env.bind(this.text(id), null);
         return;
       }
       case 'type_switch_statement':
         this.typeSwitch(node);
         return;
       case 'func_literal': {
-        const mark = this.mark();
+        const mark = this.env.mark();
         this.bindParameters(node.childForFieldName('parameters'), true);
         this.bindParameters(node.childForFieldName('result'), true);
         const body = node.childForFieldName('body');
         if (body) this.walk(body);
-        this.restore(mark);
+        this.env.restore(mark);
         return;
       }
       case 'block':
@@ -833,9 +814,9 @@ class GoExtractor {
       case 'communication_case':
       case 'expression_case':
       case 'default_case': {
-        const mark = this.mark();
+        const mark = this.env.mark();
         this.walkChildren(node);
-        this.restore(mark);
+        this.env.restore(mark);
         return;
       }
       case 'comment':
@@ -876,20 +857,20 @@ class GoExtractor {
     const values = right?.type === 'expression_list' ? right.namedChildren.filter(isNamedNode) : right ? [right] : [];
     if (values.length === 1 && names.length > 1 && values[0]?.type === 'call_expression') {
       const results = this.callResults(values[0]);
-      names.forEach((n, i) => n.type === 'identifier' && this.bind(this.text(n), results[i]));
+      names.forEach((n, i) => n.type === 'identifier' && this.env.bind(this.text(n), results[i]));
       return;
     }
     if (values.length === 1 && names.length === 2 && values[0]?.type === 'type_assertion_expression') {
       const [value, ok] = names;
-      if (value?.type === 'identifier') this.bind(this.text(value), this.typeOf(values[0]));
-      if (ok?.type === 'identifier') this.bind(this.text(ok), null);
+      if (value?.type === 'identifier') this.env.bind(this.text(value), this.env.typeOf(values[0]));
+      if (ok?.type === 'identifier') this.env.bind(this.text(ok), null);
       return;
     }
-    names.forEach((n, i) => n.type === 'identifier' && this.bind(this.text(n), values.length === names.length ? this.typeOf(values[i] ?? null) : null));
+    names.forEach((n, i) => n.type === 'identifier' && this.env.bind(this.text(n), values.length === names.length ? this.env.typeOf(values[i] ?? null) : null));
   }
 
   private typeSwitch(node: Node): void {
-    const mark = this.mark();
+    const mark = this.env.mark();
     const initializer = node.childForFieldName('initializer');
     if (initializer) this.walk(initializer);
     const value = node.childForFieldName('value');
@@ -899,16 +880,16 @@ class GoExtractor {
     const alias = aliasNode ? this.text(aliasNode) : undefined;
     for (const clause of node.namedChildren) {
       if (clause?.type !== 'type_case' && clause?.type !== 'default_case') continue;
-      const caseMark = this.mark();
+      const caseMark = this.env.mark();
       const types = clause.type === 'type_case' ? clause.childrenForFieldName('type').filter(isNamedNode) : [];
       for (const t of types) this.typeReferences(t, 'type');
-      if (alias) this.bind(alias, types.length === 1 ? this.namedType(types[0] ?? null) : null);
+      if (alias) this.env.bind(alias, types.length === 1 ? this.namedType(types[0] ?? null) : null);
       for (const child of clause.namedChildren) {
         if (child && !types.some((t) => t.id === child.id)) this.walk(child);
       }
-      this.restore(caseMark);
+      this.env.restore(caseMark);
     }
-    this.restore(mark);
+    this.env.restore(mark);
   }
 
   private call(node: Node): void {
@@ -927,8 +908,8 @@ class GoExtractor {
             if (operand.type === 'identifier' && this.isPackage(this.text(operand))) {
               this.emit('call', ref(name, [this.text(operand)]), node);
             } else {
-              const { segments, head } = this.receiverChain(operand);
-              const receiverType = this.typeOf(head);
+              const { segments, head } = receiverChain(operand, this.source, GO_RECEIVERS, (expression, renderInner) => this.renderOwnHead(expression, renderInner));
+              const receiverType = this.env.typeOf(head);
               // `err.Error()` on a value of unknown type is the error interface, not a repo method.
               if (receiverType || name !== 'Error') this.emit('call', ref(name, segments), node, receiverType);
               this.walk(operand);
@@ -958,7 +939,7 @@ class GoExtractor {
   private bareCall(fn: Node, args: Node | null, call: Node): void {
     const name = this.text(fn);
     const declaredHere = this.results.has(name);
-    if (this.isLocal(name)) {
+    if (this.env.isBound(name)) {
       // A call through a func-typed local: nothing to point at.
     } else if (!declaredHere && name === 'panic') {
       const arg = args?.namedChildren.find(isNamedNode);
@@ -1016,8 +997,8 @@ class GoExtractor {
         const pkg = target.qualifier[0];
         if (target.qualifier.length === 0 && this.isTypeName(target.name)) {
           this.emit('type', target, node);
-        } else if (pkg !== undefined && this.isLocal(pkg)) {
-          this.emit('call', target, node, this.locals.get(pkg) ?? undefined);
+        } else if (pkg !== undefined && this.env.isBound(pkg)) {
+          this.emit('call', target, node, this.env.boundType(pkg) ?? undefined);
         } else {
           this.emit('call', target, node);
         }
@@ -1036,7 +1017,7 @@ class GoExtractor {
     if (!operand || !field) return;
     if (operand.type === 'identifier') {
       const base = this.text(operand);
-      if (this.recvName !== undefined && base === this.recvName && this.locals.get(base) === this.recvType) {
+      if (this.recvName !== undefined && base === this.recvName && this.env.boundType(base) === this.recvType) {
         const name = this.text(field);
         if (!NOISE_FIELDS.has(name.toLowerCase())) this.emit('field', ref(name, [base]), node, this.recvType, true);
         return;
@@ -1049,66 +1030,19 @@ class GoExtractor {
     this.walk(operand);
   }
 
-  /**
-   * A call's receiver split the way the core navigates it: the head expression (one segment,
-   * rendered: `s`, `get()`, `items[]`, `T{}`) followed by the field names selected from it.
-   * `receiverType` is then the head's type: `s.store.Put()` → `['s', 'store']` with the type
-   * of `s`; the core finds `store` on it and follows the field's `valueType`.
-   */
-  private receiverChain(node: Node): { segments: string[]; head: Node } {
-    const fields: string[] = [];
-    let head = node;
-    for (;;) {
-      if (head.type === 'selector_expression') {
-        const operand = head.childForFieldName('operand');
-        const field = head.childForFieldName('field');
-        if (!operand || !field) break;
-        fields.unshift(this.text(field));
-        head = operand;
-      } else if (head.type === 'parenthesized_expression') {
-        const inner = head.namedChildren.find(isNamedNode);
-        if (!inner) break;
-        head = inner;
-      } else break;
-    }
-    return { segments: [this.render(head), ...fields], head };
-  }
-
-  /** A compact, single-segment rendering of an expression: `a.b()`, `xs[]`, `T{}`. */
-  private render(node: Node, depth = 0): string {
-    if (depth > 3) return '…';
+  /** Receiver heads only Go has: `x.(T)`, `T{}`. */
+  private renderOwnHead(node: Node, renderInner: (inner: Node | null) => string): string | undefined {
     switch (node.type) {
-      case 'identifier':
-        return this.text(node);
-      case 'selector_expression': {
-        const operand = node.childForFieldName('operand');
-        const field = node.childForFieldName('field');
-        return `${operand ? this.render(operand, depth + 1) : '?'}.${field ? this.text(field) : '?'}`;
-      }
-      case 'call_expression': {
-        const fn = node.childForFieldName('function');
-        return `${fn ? this.render(fn, depth + 1) : '?'}()`;
-      }
-      case 'index_expression': {
-        const operand = node.childForFieldName('operand');
-        return `${operand ? this.render(operand, depth + 1) : '?'}[]`;
-      }
-      case 'parenthesized_expression':
-      case 'unary_expression': {
-        const inner = node.childForFieldName('operand') ?? node.namedChildren.find(isNamedNode);
-        return inner ? this.render(inner, depth + 1) : '?';
-      }
       case 'type_assertion_expression': {
-        const operand = node.childForFieldName('operand');
         const type = this.namedType(node.childForFieldName('type'));
-        return `${operand ? this.render(operand, depth + 1) : '?'}.(${type ? type.name : '?'})`;
+        return `${renderInner(node.childForFieldName('operand'))}.(${type ? type.name : '?'})`;
       }
       case 'composite_literal': {
         const type = this.namedType(node.childForFieldName('type'));
         return `${type ? type.name : ''}{}`;
       }
       default:
-        return '?';
+        return undefined;
     }
   }
 
@@ -1117,7 +1051,7 @@ class GoExtractor {
     if (!fn) return [];
     if (fn.type === 'identifier') {
       const name = this.text(fn);
-      if (this.isLocal(name)) return [];
+      if (this.env.isBound(name)) return [];
       const results = this.results.get(name);
       if (results) return results;
       if (name === 'new') return [this.namedType(call.childForFieldName('arguments')?.namedChildren.find(isNamedNode) ?? null)];
@@ -1133,7 +1067,7 @@ class GoExtractor {
         const constructed = constructorResult(this.text(field));
         return constructed ? [ref(constructed, [this.text(operand)])] : [];
       }
-      const receiver = this.typeOf(operand);
+      const receiver = this.env.typeOf(operand);
       if (!receiver || receiver.qualifier.length > 0) return [];
       return this.results.get(`${receiver.name}.${this.text(field)}`) ?? [];
     }
@@ -1145,21 +1079,12 @@ class GoExtractor {
     return [];
   }
 
-  /** The static type of an expression, when this file says what it is. */
-  private typeOf(node: Node | null): NameRef | undefined {
-    if (!node) return undefined;
-    // Receiver chains ask for the same inner expressions again and again: memoise per node.
-    if (this.typeMemo.has(node.id)) return this.typeMemo.get(node.id);
-    const type = this.computeType(node);
-    this.typeMemo.set(node.id, type);
-    return type;
-  }
-
+  /** The static type of an expression, when this file says what it is (ask `env.typeOf`: it memoises). */
   private computeType(node: Node): NameRef | undefined {
     switch (node.type) {
       case 'identifier': {
         const name = this.text(node);
-        const local = this.locals.get(name);
+        const local = this.env.boundType(name);
         if (local !== undefined) return local ?? undefined;
         return this.globals.get(name);
       }
@@ -1168,7 +1093,7 @@ class GoExtractor {
         const field = node.childForFieldName('field');
         if (!operand || !field) return undefined;
         if (operand.type === 'identifier' && this.isPackage(this.text(operand))) return undefined;
-        const base = this.typeOf(operand);
+        const base = this.env.typeOf(operand);
         return base && base.qualifier.length === 0 ? this.fieldType(base.name, this.text(field), 0) : undefined;
       }
       case 'call_expression':
@@ -1178,10 +1103,10 @@ class GoExtractor {
       case 'unary_expression': {
         const operator = node.childForFieldName('operator');
         if (operator && this.text(operator) !== '&' && this.text(operator) !== '*') return undefined;
-        return this.typeOf(node.childForFieldName('operand'));
+        return this.env.typeOf(node.childForFieldName('operand'));
       }
       case 'parenthesized_expression':
-        return this.typeOf(node.namedChildren.find(isNamedNode) ?? null);
+        return this.env.typeOf(node.namedChildren.find(isNamedNode) ?? null);
       case 'type_assertion_expression':
         return this.namedType(node.childForFieldName('type'));
       case 'type_conversion_expression':

@@ -58,6 +58,8 @@ import type {
 } from './types.js';
 import { collapse, countSyntaxErrors, isNamedNode, MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, ref } from './common.js';
 import type { Mutable, MutableSymbol as Draft } from './common.js';
+import { receiverChain, TypeEnvironment } from './body-walk.js';
+import type { ReceiverSyntax } from './body-walk.js';
 
 /** Crates that ship with the compiler. */
 const STD_CRATES = new Set(['std', 'core', 'alloc', 'proc_macro', 'test']);
@@ -164,6 +166,13 @@ const SELF_RETURNING = /^(new|default|from|from_\w+|with_\w+|new_\w+|open|create
 const ALL_CAPS = /^[A-Z][A-Z0-9_]*$/;
 const CAPITALISED = /^\p{Lu}/u;
 
+const RUST_RECEIVERS: ReceiverSyntax = {
+  memberAccess: 'field_expression',
+  object: 'value',
+  names: new Set(['self', 'identifier']),
+  transparent: new Set(['reference_expression', 'parenthesized_expression', 'unary_expression']),
+};
+
 const ITEM_TYPES = new Set([
   'function_item', 'function_signature_item', 'struct_item', 'union_item', 'enum_item', 'trait_item',
   'impl_item', 'type_item', 'const_item', 'static_item', 'mod_item', 'macro_definition', 'use_declaration',
@@ -232,9 +241,7 @@ class RustExtractor {
   private readonly impls: ImplInfo[] = [];
   /** Names of the items declared at the top of the file. */
   private readonly fileItems = new Set<string>();
-  private readonly locals = new Map<string, NameRef | null>();
-  private readonly typeMemo = new Map<number, NameRef | undefined>();
-  private readonly undo: [string, NameRef | null | undefined][] = [];
+  private readonly env = new TypeEnvironment((node) => this.computeType(node));
   private body: BodyContext = { from: -1, selfType: undefined, typeParams: new Map(), modules: [] };
   /** Items met inside a function body, extracted once that body is done. */
   private deferred: { node: Node; pending: Pending }[] = [];
@@ -1106,27 +1113,7 @@ class RustExtractor {
 
   private beginBody(from: number, selfType: NameRef | undefined, typeParams: Map<string, NameRef | undefined>, modules: readonly string[]): void {
     this.body = { from, selfType, typeParams, modules };
-    this.locals.clear();
-    this.typeMemo.clear();
-    this.undo.length = 0;
-  }
-
-  private bind(name: string, type: NameRef | null | undefined): void {
-    if (name === '_' || name === '') return;
-    this.undo.push([name, this.locals.get(name)]);
-    this.locals.set(name, type ?? null);
-  }
-
-  private mark(): number {
-    return this.undo.length;
-  }
-
-  private restore(mark: number): void {
-    while (this.undo.length > mark) {
-      const [name, previous] = this.undo.pop()!;
-      if (previous === undefined) this.locals.delete(name);
-      else this.locals.set(name, previous);
-    }
+    this.env.reset();
   }
 
   private bindParameters(params: Node | null): void {
@@ -1146,10 +1133,10 @@ class RustExtractor {
   private bindPattern(node: Node, type: NameRef | null | undefined): void {
     switch (node.type) {
       case 'identifier':
-        this.bind(this.text(node), type);
+        this.env.bind(this.text(node), type);
         return;
       case 'shorthand_field_identifier':
-        this.bind(this.text(node), null);
+        this.env.bind(this.text(node), null);
         return;
       case 'mut_pattern':
       case 'ref_pattern': {
@@ -1167,7 +1154,7 @@ class RustExtractor {
         const pattern = node.childForFieldName('pattern');
         const name = node.childForFieldName('name');
         if (pattern) this.bindPattern(pattern, null);
-        else if (name) this.bind(this.text(name), null);
+        else if (name) this.env.bind(this.text(name), null);
         return;
       }
       case 'scoped_identifier':
@@ -1250,7 +1237,7 @@ class RustExtractor {
       }
       case 'identifier': {
         const name = this.text(node);
-        if (ALL_CAPS.test(name) && !this.locals.has(name)) this.emit('value', ref(name), node, undefined, true);
+        if (ALL_CAPS.test(name) && !this.env.isBound(name)) this.emit('value', ref(name), node, undefined, true);
         return;
       }
       case 'let_declaration': {
@@ -1263,7 +1250,7 @@ class RustExtractor {
         const pattern = node.childForFieldName('pattern');
         if (pattern) {
           const declared = typeNode ? this.receiverTypeOf(typeNode, this.body.selfType, this.body.typeParams) : undefined;
-          this.bindPattern(pattern, declared ?? (value ? this.typeOf(value) : undefined));
+          this.bindPattern(pattern, declared ?? (value ? this.env.typeOf(value) : undefined));
         }
         return;
       }
@@ -1275,24 +1262,24 @@ class RustExtractor {
         // `if let Some(x) = opt` / `Ok(x)`: x has the wrapped type.
         const inner = pattern?.type === 'tuple_struct_pattern' ? this.unwrappingBinding(pattern) : undefined;
         if (inner && value) {
-          const type = this.typeOf(value);
-          if (type && WRAPPED.has(type)) this.bind(this.text(inner), WRAPPED.get(type));
+          const type = this.env.typeOf(value);
+          if (type && WRAPPED.has(type)) this.env.bind(this.text(inner), WRAPPED.get(type));
         }
         return;
       }
       case 'for_expression': {
         const value = node.childForFieldName('value');
         if (value) this.walk(value);
-        const mark = this.mark();
+        const mark = this.env.mark();
         const pattern = node.childForFieldName('pattern');
         if (pattern) this.bindPattern(pattern, null);
         const body = node.childForFieldName('body');
         if (body) this.walk(body);
-        this.restore(mark);
+        this.env.restore(mark);
         return;
       }
       case 'match_arm': {
-        const mark = this.mark();
+        const mark = this.env.mark();
         const pattern = node.childForFieldName('pattern');
         if (pattern) {
           this.bindPattern(pattern, null);
@@ -1301,15 +1288,15 @@ class RustExtractor {
         }
         const value = node.childForFieldName('value');
         if (value) this.walk(value);
-        this.restore(mark);
+        this.env.restore(mark);
         return;
       }
       case 'closure_expression': {
-        const mark = this.mark();
+        const mark = this.env.mark();
         this.bindParameters(node.childForFieldName('parameters'));
         const body = node.childForFieldName('body');
         if (body) this.walk(body);
-        this.restore(mark);
+        this.env.restore(mark);
         return;
       }
       case 'block':
@@ -1317,9 +1304,9 @@ class RustExtractor {
         return;
       case 'if_expression':
       case 'while_expression': {
-        const mark = this.mark();
+        const mark = this.env.mark();
         this.walkChildren(node);
-        this.restore(mark);
+        this.env.restore(mark);
         return;
       }
       case 'type_cast_expression': {
@@ -1350,7 +1337,7 @@ class RustExtractor {
         const value = node.childForFieldName('value');
         if (value) this.walk(value);
         const name = node.childForFieldName('name');
-        if (name) this.bind(this.text(name), null);
+        if (name) this.env.bind(this.text(name), null);
         return;
       }
       case 'line_comment':
@@ -1384,7 +1371,7 @@ class RustExtractor {
 
   /** A block: statements in order, items deferred with their attributes and docs. */
   private block(node: Node): void {
-    const mark = this.mark();
+    const mark = this.env.mark();
     let pending: Pending = { docs: [], attributes: [] };
     for (const child of node.namedChildren) {
       if (!child) continue;
@@ -1405,7 +1392,7 @@ class RustExtractor {
       }
       pending = { docs: [], attributes: [] };
     }
-    this.restore(mark);
+    this.env.restore(mark);
   }
 
   /** The identifier bound by `Some(x)` / `Ok(x)`, if the pattern is exactly that. */
@@ -1443,7 +1430,7 @@ class RustExtractor {
             const arg = args?.namedChildren.find(isNamedNode);
             const raised = arg ? this.raisedType(arg) : undefined;
             if (raised) this.emit('raise', raised, node);
-          } else if (!this.locals.has(name) && !STD_TYPES.has(name)) {
+          } else if (!this.env.isBound(name) && !STD_TYPES.has(name)) {
             this.emit(CAPITALISED.test(name) ? 'new' : 'call', ref(name), node);
           }
           break;
@@ -1466,11 +1453,11 @@ class RustExtractor {
           }
           const name = this.text(field);
           // The whole receiver's type decides whether this is a call into std ...
-          const receiver = this.typeOf(value);
+          const receiver = this.env.typeOf(value);
           if (!isStdReceiver(receiver) && (receiver || !STD_METHODS.has(name))) {
             // ... the head's type is what the core navigates from.
-            const { segments, head } = this.receiverChain(value);
-            const headType = this.typeOf(head);
+            const { segments, head } = receiverChain(value, this.source, RUST_RECEIVERS, (expression, renderInner) => this.renderOwnHead(expression, renderInner));
+            const headType = this.env.typeOf(head);
             this.emit('call', ref(name, segments), node, isStdReceiver(headType) ? undefined : headType);
           }
           const valueType = value.type;
@@ -1573,7 +1560,7 @@ class RustExtractor {
       const head = chain[0];
       let receiverType: NameRef | undefined;
       if (head === 'self') receiverType = this.body.selfType;
-      else if (head !== undefined) receiverType = this.locals.get(head) ?? undefined;
+      else if (head !== undefined) receiverType = this.env.boundType(head) ?? undefined;
       if (isStdReceiver(receiverType)) {
         if (chain.length === 1) return;
         receiverType = undefined;
@@ -1582,75 +1569,22 @@ class RustExtractor {
       return;
     }
     const qualifier = separator === '::' ? this.normalisePath(ref(name, chain)).qualifier : [];
-    if (qualifier.length === 0 && (this.locals.has(name) || STD_TYPES.has(name))) return;
+    if (qualifier.length === 0 && (this.env.isBound(name) || STD_TYPES.has(name))) return;
     if (isStdPath(qualifier) || (qualifier.length === 1 && STD_TYPES.has(qualifier[0] ?? ''))) return;
     this.emit(qualifier.length === 0 && CAPITALISED.test(name) ? 'new' : 'call', ref(name, qualifier), token);
   }
 
-  /**
-   * A method call's receiver split the way the core navigates it: the head expression (one
-   * rendered segment: `self`, `store`, `Item::new()`, `self.0`) followed by the named fields
-   * selected from it; `receiverType` is the head's type.
-   */
-  private receiverChain(node: Node): { segments: string[]; head: Node } {
-    const fields: string[] = [];
-    let head = node;
-    for (;;) {
-      if (head.type === 'field_expression') {
-        const value = head.childForFieldName('value');
-        const field = head.childForFieldName('field');
-        if (!value || field?.type !== 'field_identifier') break;
-        fields.unshift(this.text(field));
-        head = value;
-      } else if (head.type === 'parenthesized_expression') {
-        const inner = head.namedChildren.find(isNamedNode);
-        if (!inner) break;
-        head = inner;
-      } else break;
-    }
-    return { segments: [this.render(head), ...fields], head };
-  }
-
-  /** A compact, single-segment rendering of an expression: `a.b()`, `T::new()`, `xs[]`, `x?`. */
-  private render(node: Node, depth = 0): string {
-    if (depth > 3) return '…';
+  /** Receiver heads only Rust has: `T::new()`, `x?`, `f.await`, `m!()`, `T{}`. */
+  private renderOwnHead(node: Node, renderInner: (inner: Node | null | undefined) => string): string | undefined {
     switch (node.type) {
-      case 'self':
-      case 'identifier':
-        return this.text(node);
-      case 'field_expression': {
-        const value = node.childForFieldName('value');
-        const field = node.childForFieldName('field');
-        return `${value ? this.render(value, depth + 1) : '?'}.${field ? this.text(field) : '?'}`;
-      }
-      case 'call_expression': {
-        const fn = node.childForFieldName('function');
-        return `${fn ? this.render(fn, depth + 1) : '?'}()`;
-      }
       case 'scoped_identifier':
         return this.pathSegments(node).join('::');
-      case 'generic_function': {
-        const fn = node.childForFieldName('function');
-        return fn ? this.render(fn, depth + 1) : '?';
-      }
-      case 'index_expression': {
-        const inner = node.namedChild(0);
-        return `${inner ? this.render(inner, depth + 1) : '?'}[]`;
-      }
-      case 'try_expression': {
-        const inner = node.namedChildren.find(isNamedNode);
-        return `${inner ? this.render(inner, depth + 1) : '?'}?`;
-      }
-      case 'await_expression': {
-        const inner = node.namedChildren.find(isNamedNode);
-        return `${inner ? this.render(inner, depth + 1) : '?'}.await`;
-      }
-      case 'reference_expression':
-      case 'parenthesized_expression':
-      case 'unary_expression': {
-        const inner = node.childForFieldName('value') ?? node.namedChildren.find(isNamedNode);
-        return inner ? this.render(inner, depth + 1) : '?';
-      }
+      case 'generic_function':
+        return renderInner(node.childForFieldName('function'));
+      case 'try_expression':
+        return `${renderInner(node.namedChildren.find(isNamedNode))}?`;
+      case 'await_expression':
+        return `${renderInner(node.namedChildren.find(isNamedNode))}.await`;
       case 'macro_invocation': {
         const name = node.childForFieldName('macro');
         return `${name ? this.text(name) : '?'}!()`;
@@ -1660,35 +1594,26 @@ class RustExtractor {
         return `${name ? this.text(name) : '?'}{}`;
       }
       default:
-        return '?';
+        return undefined;
     }
   }
 
-  /** The static type of an expression when the file says it (Option/Result seen through). */
-  private typeOf(node: Node | null): NameRef | undefined {
-    if (!node) return undefined;
-    // Receiver chains ask for the same inner expressions again and again: memoise per node.
-    if (this.typeMemo.has(node.id)) return this.typeMemo.get(node.id);
-    const type = this.computeType(node);
-    this.typeMemo.set(node.id, type);
-    return type;
-  }
-
+  /** The static type of an expression when the file says it, Option/Result seen through (ask `env.typeOf`: it memoises). */
   private computeType(node: Node): NameRef | undefined {
     switch (node.type) {
       case 'self':
         return this.body.selfType;
       case 'unary_expression':
         // `(*self).f()`, `(*guard).f()`: method calls see through a dereference.
-        return this.source[node.startIndex] === '*' ? this.typeOf(node.namedChildren.find(isNamedNode) ?? null) : undefined;
+        return this.source[node.startIndex] === '*' ? this.env.typeOf(node.namedChildren.find(isNamedNode) ?? null) : undefined;
       case 'identifier': {
-        const local = this.locals.get(this.text(node));
+        const local = this.env.boundType(this.text(node));
         return local ?? undefined;
       }
       case 'field_expression': {
         const value = node.childForFieldName('value');
         const field = node.childForFieldName('field');
-        const base = this.typeOf(value);
+        const base = this.env.typeOf(value);
         if (!base || !field || isStdReceiver(base) || base.qualifier.length > 0) return undefined;
         return this.fields.get(base.name)?.get(this.text(field));
       }
@@ -1702,11 +1627,11 @@ class RustExtractor {
           : target;
       }
       case 'try_expression':
-        return unwrapType(this.typeOf(node.namedChildren.find(isNamedNode) ?? null));
+        return unwrapType(this.env.typeOf(node.namedChildren.find(isNamedNode) ?? null));
       case 'reference_expression':
       case 'parenthesized_expression':
       case 'await_expression':
-        return this.typeOf(node.childForFieldName('value') ?? node.namedChildren.find(isNamedNode) ?? null);
+        return this.env.typeOf(node.childForFieldName('value') ?? node.namedChildren.find(isNamedNode) ?? null);
       case 'type_cast_expression':
         return this.receiverTypeOf(node.childForFieldName('type'), this.body.selfType, this.body.typeParams);
       default:
@@ -1730,7 +1655,7 @@ class RustExtractor {
         const typeName = path?.qualifier[path.qualifier.length - 1];
         if (!path || typeName === undefined) return undefined;
         if (path.qualifier.length === 1 && (typeName === 'Box' || typeName === 'Arc' || typeName === 'Rc') && path.name === 'new') {
-          return this.typeOf(call.childForFieldName('arguments')?.namedChildren.find(isNamedNode) ?? null);
+          return this.env.typeOf(call.childForFieldName('arguments')?.namedChildren.find(isNamedNode) ?? null);
         }
         const type = typeName === 'Self' ? this.body.selfType : CAPITALISED.test(typeName) ? ref(typeName, path.qualifier.slice(0, -1)) : undefined;
         if (!type) return undefined;
@@ -1744,7 +1669,7 @@ class RustExtractor {
         const field = fn.childForFieldName('field');
         if (!value || !field) return undefined;
         const method = this.text(field);
-        const base = this.typeOf(value);
+        const base = this.env.typeOf(value);
         if (!base) return undefined;
         if (UNWRAPPING_METHODS.has(method)) return unwrapType(base);
         if (method === 'clone' || method === 'to_owned') return base;
