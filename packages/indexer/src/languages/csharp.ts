@@ -20,16 +20,15 @@
 import type { NodeKind } from '@knowing/graph';
 import type { Node } from 'web-tree-sitter';
 import { countSyntaxErrors, MAX_DOC_CHARS, truncate } from './common.js';
-import type { MutableSymbol } from './common.js';
-import { addDeclaration, addReference, declarationSignature, kids, lineEnd, lookupBinding, memberBindingType, named, pushUnique, refKey } from './extractor-helpers.js';
-import type { DeclarationOptions } from './extractor-helpers.js';
+import { ClassScopeExtractor } from './class-scopes.js';
+import type { Binding, ClassGrammar, TypeContext } from './class-scopes.js';
+import { kids, named, pushUnique } from './extractor-helpers.js';
 import type {
   FileExtraction,
   ImportDecl,
   LanguageModule,
   NameRef,
   ProjectLayout,
-  Reference,
   ReferenceKind,
   ResolvedImport,
   SupertypeRef,
@@ -84,34 +83,12 @@ const TYPE_DECLARATIONS: Readonly<Record<string, NodeKind>> = {
 };
 
 const INTERFACE_NAME = /^I[A-Z]/;
-const ALL_CAPS = /^[A-Z][A-Z0-9_]*$/;
 
 /** Leaves with nothing to extract: the walk stops there without asking for their children. */
 const LEAF_TYPES = new Set([
   'integer_literal', 'real_literal', 'boolean_literal', 'null_literal', 'character_literal', 'string_literal',
   'verbatim_string_literal', 'raw_string_literal', 'predefined_type', 'implicit_type', 'this', 'base',
 ]);
-
-interface Binding {
-  readonly type: NameRef | undefined;
-  /** Set for fields and properties: the type that declares them. */
-  readonly owner: NameRef | undefined;
-  /** A local function, callable before its declaration. */
-  readonly localFunction?: boolean;
-  /** Declared with a BCL type (`string`, `Guid`): nothing called on it is repository code. */
-  readonly builtin?: boolean;
-}
-
-interface TypeContext {
-  readonly ref: NameRef;
-  readonly baseClass: NameRef | undefined;
-  readonly isInterface: boolean;
-}
-
-interface PendingComment {
-  readonly startIndex: number;
-  readonly endIndex: number;
-}
 
 function isCSharpTestFile(path: string): boolean {
   const segments = path.split('/');
@@ -214,31 +191,24 @@ function typeRef(node: Node | null | undefined): NameRef | undefined {
   }
 }
 
-class CSharpFileExtractor {
-  readonly symbols: MutableSymbol[] = [];
-  readonly references: Reference[] = [];
-  readonly imports: ImportDecl[] = [];
-  namespace = '';
+const CSHARP_GRAMMAR: ClassGrammar = {
+  builtinTypes: CSHARP_BUILTIN_TYPES,
+  builtinExceptions: CSHARP_BUILTIN_EXCEPTIONS,
+  containers: CSHARP_CONTAINERS,
+  memberAccess: { type: 'member_access_expression', object: 'expression', member: 'name' },
+  chainRoots: new Set(['identifier', 'this', 'base', 'predefined_type']),
+  // A generic member's text carries its type arguments (`a.Get<T>`): no segment of a name.
+  chainMembers: new Set(['identifier']),
+  typeRef,
+};
 
+class CSharpFileExtractor extends ClassScopeExtractor {
   private firstNamespace = '';
   private namespaceFromType = false;
   private namespaces: string[] = [];
-  private readonly seen = new Set<string>();
-  /** Symbols by parent, scope, name and kind: overloads merge, so one qualified name stays one symbol. */
-  readonly symbolKeys = new Map<string, number>();
-  private readonly comments = new Map<number, PendingComment>();
-  private readonly fileIsTest: boolean;
-  from = -1;
-  scope: string[] = [];
-  private readonly types: TypeContext[] = [];
-  private readonly frames: Map<string, Binding>[] = [];
-  private readonly typeParams: Set<string>[] = [];
 
-  constructor(
-    private readonly source: string,
-    path: string,
-  ) {
-    this.fileIsTest = isCSharpTestFile(path);
+  constructor(source: string, path: string) {
+    super(CSHARP_GRAMMAR, source, isCSharpTestFile(path));
   }
 
   finish(): void {
@@ -247,7 +217,7 @@ class CSharpFileExtractor {
 
   // ---- walking --------------------------------------------------------------------------
 
-  visit(node: Node): void {
+  override visit(node: Node): void {
     // `type` crosses into WASM on every read: read it once.
     const nodeType = node.type;
     switch (nodeType) {
@@ -448,14 +418,6 @@ class CSharpFileExtractor {
     }
   }
 
-  private visitChildren(node: Node): void {
-    for (const child of named(node)) this.visit(child);
-  }
-
-  private visitOptional(node: Node | null): void {
-    if (node) this.visit(node);
-  }
-
   // ---- namespaces -----------------------------------------------------------------------
 
   private namespaceDeclaration(node: Node): void {
@@ -599,36 +561,6 @@ class CSharpFileExtractor {
         const name = member.childForFieldName('name');
         if (name) frame.set(name.text, { type: this.declaredType(member.childForFieldName('type')), owner });
       }
-    }
-  }
-
-  private enterType(index: number, name: string, baseClass: NameRef | undefined, isInterface: boolean, walk: () => void): void {
-    const saved = { from: this.from, scope: this.scope };
-    this.types.push({ ref: { name, qualifier: this.scope }, baseClass, isInterface });
-    this.frames.push(new Map());
-    this.from = index;
-    this.scope = [...this.scope, name];
-    try {
-      walk();
-    } finally {
-      this.types.pop();
-      this.frames.pop();
-      this.from = saved.from;
-      this.scope = saved.scope;
-    }
-  }
-
-  private enterMember(index: number, name: string, walk: () => void): void {
-    const saved = { from: this.from, scope: this.scope };
-    this.frames.push(new Map());
-    this.from = index;
-    this.scope = [...this.scope, name];
-    try {
-      walk();
-    } finally {
-      this.frames.pop();
-      this.from = saved.from;
-      this.scope = saved.scope;
     }
   }
 
@@ -920,7 +852,7 @@ class CSharpFileExtractor {
       return;
     }
     if (root === 'base') {
-      this.addRef(kind, name, chain, chain.length === 1 ? this.types[this.types.length - 1]?.baseClass : undefined, at);
+      this.addRef(kind, name, chain, chain.length === 1 ? this.types[this.types.length - 1]?.superclass : undefined, at);
       return;
     }
     const binding = this.lookup(root);
@@ -967,49 +899,17 @@ class CSharpFileExtractor {
     if (object) this.visitReceiver(object);
   }
 
-  private chainSegments(node: Node): string[] | undefined {
-    switch (node.type) {
-      case 'identifier':
-      case 'this':
-      case 'base':
-        return [node.text];
-      case 'predefined_type':
-        return [node.text];
-      case 'member_access_expression': {
-        const object = node.childForFieldName('expression');
-        const name = node.childForFieldName('name');
-        if (!object || !name || name.type !== 'identifier') return undefined;
-        const head = this.chainSegments(object);
-        return head ? [...head, name.text] : undefined;
-      }
-      default:
-        return undefined;
-    }
-  }
-
-  private bareIdentifier(node: Node): void {
-    const name = node.text;
-    const binding = this.lookup(name);
-    if (binding) {
-      if (binding.owner) this.addRef('field', name, [], binding.owner, node);
-      return;
-    }
-    if (ALL_CAPS.test(name) && name.length > 1) this.addRef('value', name, [], undefined, node);
-  }
-
   private constructorInitializer(node: Node): void {
     const context = this.types[this.types.length - 1];
     const isBase = kids(node).some((c) => c.type === 'base');
-    if (isBase && context?.baseClass) this.addRef('call', context.baseClass.name, ['base'], context.baseClass, node);
+    if (isBase && context?.superclass) this.addRef('call', context.superclass.name, ['base'], context.superclass, node);
     else if (!isBase && context) this.addRef('call', context.ref.name, ['this'], context.ref, node);
     this.visitChildren(node);
   }
 
   private objectCreation(node: Node, kind: 'new' | 'raise'): void {
     const typeNode = node.childForFieldName('type');
-    const type = typeRef(typeNode);
-    const library = type !== undefined && type.qualifier.length === 0 && (CSHARP_CONTAINERS.has(type.name) || CSHARP_BUILTIN_EXCEPTIONS.has(type.name));
-    if (type && this.isInterestingType(type) && !library) this.addRef(kind, type.name, type.qualifier, undefined, node);
+    const type = this.constructionUse(typeNode, kind, node);
     if (typeNode) this.typeArgumentUses(typeNode);
     this.visitOptional(node.childForFieldName('arguments'));
     const initializer = node.childForFieldName('initializer');
@@ -1028,16 +928,6 @@ class CSharpFileExtractor {
         }
       }
       this.visit(child);
-    }
-  }
-
-  private typeUse(node: Node | null, kind: ReferenceKind = 'type'): void {
-    if (!node) return;
-    const names: NameRef[] = [];
-    this.collectTypeNames(node, names, true);
-    for (const ref of names) {
-      if (ref.qualifier.length === 0 && CSHARP_BUILTIN_EXCEPTIONS.has(ref.name)) continue;
-      this.addRef(kind, ref.name, ref.qualifier, undefined, node);
     }
   }
 
@@ -1065,7 +955,7 @@ class CSharpFileExtractor {
 
   // ---- types ----------------------------------------------------------------------------
 
-  private collectTypeNames(node: Node, out: NameRef[], unwrapContainers: boolean): void {
+  protected override collectTypeNames(node: Node, out: NameRef[], unwrapContainers: boolean): void {
     switch (node.type) {
       case 'identifier':
       case 'qualified_name':
@@ -1103,7 +993,7 @@ class CSharpFileExtractor {
     }
   }
 
-  private isInterestingType(ref: NameRef): boolean {
+  protected override isInterestingType(ref: NameRef): boolean {
     if (ref.qualifier.length === 0) {
       if (CSHARP_BUILTIN_TYPES.has(ref.name) || CSHARP_BUILTIN_EXCEPTIONS.has(ref.name)) return false;
       for (const params of this.typeParams) if (params.has(ref.name)) return false;
@@ -1111,17 +1001,6 @@ class CSharpFileExtractor {
     }
     const root = ref.qualifier[0];
     return root !== 'System' && root !== 'Microsoft';
-  }
-
-  private typeHints(nodes: readonly (Node | null)[]): NameRef[] {
-    const out: NameRef[] = [];
-    for (const node of nodes) if (node) this.collectTypeNames(node, out, true);
-    return out;
-  }
-
-  private declaredType(node: Node | null | undefined): NameRef | undefined {
-    const ref = typeRef(node);
-    return ref && this.isInterestingType(ref) ? ref : undefined;
   }
 
   private typeParameterNames(node: Node | undefined): Set<string> {
@@ -1134,51 +1013,15 @@ class CSharpFileExtractor {
     return names;
   }
 
-  private expressionType(node: Node | null | undefined): NameRef | undefined {
-    if (!node) return undefined;
-    switch (node.type) {
+  protected override expressionType(node: Node | null | undefined): NameRef | undefined {
+    switch (node?.type) {
       case 'object_creation_expression':
-        return this.declaredType(node.childForFieldName('type'));
-      case 'cast_expression':
         return this.declaredType(node.childForFieldName('type'));
       case 'as_expression':
         return this.declaredType(node.childForFieldName('right'));
-      case 'parenthesized_expression':
-        return this.expressionType(node.namedChild(0));
-      case 'identifier':
-        return this.lookup(node.text)?.type;
-      case 'this':
-        return this.currentTypeRef();
-      case 'member_access_expression': {
-        const object = node.childForFieldName('expression');
-        const name = node.childForFieldName('name');
-        if (object?.type === 'this' && name) return this.memberTypeOfThis(name.text);
-        return undefined;
-      }
       default:
-        return undefined;
+        return super.expressionType(node);
     }
-  }
-
-  // ---- scopes ---------------------------------------------------------------------------
-
-  private bind(name: string, type: NameRef | undefined): void {
-    const frame = this.frames[this.frames.length - 1];
-    if (!frame) return;
-    const builtin = type !== undefined && type.qualifier.length === 0 && CSHARP_BUILTIN_TYPES.has(type.name);
-    frame.set(name, { type: type && this.isInterestingType(type) ? type : undefined, owner: undefined, ...(builtin ? { builtin } : {}) });
-  }
-
-  private lookup(name: string): Binding | undefined {
-    return lookupBinding(this.frames, name);
-  }
-
-  private memberTypeOfThis(member: string | undefined): NameRef | undefined {
-    return memberBindingType(this.frames, member);
-  }
-
-  private currentTypeRef(): NameRef | undefined {
-    return this.types[this.types.length - 1]?.ref;
   }
 
   private isExported(keywords: ReadonlySet<string>, enclosing: TypeContext | undefined): boolean {
@@ -1191,25 +1034,8 @@ class CSharpFileExtractor {
 
   // ---- output ---------------------------------------------------------------------------
 
-  private addRef(kind: ReferenceKind, name: string, qualifier: readonly string[], receiverType: NameRef | undefined, at: Node): void {
-    addReference(this.references, this.seen, refKey(this.from, kind, name, qualifier, receiverType), this.from, kind, name, qualifier, receiverType, at);
-  }
-
-  /** `addDeclaration` reads `symbols`, `symbolKeys`, `from`, `scope`, `signature` and `docBefore`: those are not private. */
-  private addSymbol(node: Node, name: string, kind: NodeKind, options: DeclarationOptions): number {
-    return addDeclaration(this, node, name, kind, options);
-  }
-
-  private lineEnd(start: number, limit: number): number {
-    return lineEnd(this.source, start, limit);
-  }
-
-  signature(start: number, end: number): string {
-    return declarationSignature(this.source, start, end, true);
-  }
-
   /** Contiguous `///` lines (or one `/** *\/` block) ending on the line above the declaration. */
-  docBefore(startRow: number): string {
+  override docBefore(startRow: number): string {
     const lines: string[] = [];
     let row = startRow - 1;
     for (let comment = this.comments.get(row); comment; comment = this.comments.get(row)) {

@@ -13,16 +13,15 @@
 import type { NodeKind } from '@knowing/graph';
 import type { Node } from 'web-tree-sitter';
 import { countSyntaxErrors, MAX_DOC_CHARS, truncate } from './common.js';
-import type { MutableSymbol } from './common.js';
-import { addDeclaration, addReference, declarationSignature, kids, lineEnd, lookupBinding, memberBindingType, named, pushUnique, refKey } from './extractor-helpers.js';
-import type { DeclarationOptions } from './extractor-helpers.js';
+import { ClassScopeExtractor } from './class-scopes.js';
+import type { Binding, ClassGrammar } from './class-scopes.js';
+import { kids, named, pushUnique } from './extractor-helpers.js';
 import type {
   FileExtraction,
   ImportDecl,
   LanguageModule,
   NameRef,
   ProjectLayout,
-  Reference,
   ReferenceKind,
   ResolvedImport,
   SupertypeRef,
@@ -75,8 +74,6 @@ const TYPE_DECLARATIONS: Readonly<Record<string, NodeKind>> = {
   annotation_type_declaration: 'interface',
 };
 
-const ALL_CAPS = /^[A-Z][A-Z0-9_]*$/;
-
 /** Leaves with nothing to extract: the walk stops there without asking for their children. */
 const LEAF_TYPES = new Set([
   'decimal_integer_literal', 'hex_integer_literal', 'octal_integer_literal', 'binary_integer_literal',
@@ -84,27 +81,6 @@ const LEAF_TYPES = new Set([
   'character_literal', 'string_literal', 'text_block', 'this', 'super', 'void_type', 'integral_type',
   'floating_point_type', 'boolean_type',
 ]);
-
-/** A variable visible in a frame; `owner` is set for fields (the class that declares them). */
-interface Binding {
-  readonly type: NameRef | undefined;
-  readonly owner: NameRef | undefined;
-  /** Declared with a java.lang type: nothing called on it is repository code. */
-  readonly builtin?: boolean;
-}
-
-/** The class-like symbol being walked, for `this`, `super` and bare calls. */
-interface TypeContext {
-  readonly ref: NameRef;
-  readonly superclass: NameRef | undefined;
-  readonly isInterface: boolean;
-}
-
-/** Comments recorded by the line they end on, to find the doc comment of a declaration. */
-interface PendingComment {
-  readonly startIndex: number;
-  readonly endIndex: number;
-}
 
 /** A file is a test file under `src/test/`, a `test`/`tests` directory, or named `*Test(s).java` / `*IT.java`. */
 function isJavaTestFile(path: string): boolean {
@@ -152,7 +128,7 @@ function scopedTypeSegments(node: Node, out: string[]): void {
 }
 
 /** The class a type node names, generics and arrays stripped; undefined for primitives and `var`. */
-function typeRef(node: Node | null): NameRef | undefined {
+function typeRef(node: Node | null | undefined): NameRef | undefined {
   if (!node) return undefined;
   switch (node.type) {
     case 'type_identifier': {
@@ -183,35 +159,25 @@ function typeRef(node: Node | null): NameRef | undefined {
   }
 }
 
-class JavaFileExtractor {
-  readonly symbols: MutableSymbol[] = [];
-  readonly references: Reference[] = [];
-  readonly imports: ImportDecl[] = [];
-  namespace = '';
+const JAVA_GRAMMAR: ClassGrammar = {
+  builtinTypes: JAVA_BUILTIN_TYPES,
+  builtinExceptions: JAVA_BUILTIN_EXCEPTIONS,
+  containers: JAVA_CONTAINERS,
+  memberAccess: { type: 'field_access', object: 'object', member: 'field' },
+  chainRoots: new Set(['identifier', 'this', 'super']),
+  typeRef,
+};
 
-  private readonly seen = new Set<string>();
-  /** Symbols by parent, scope, name and kind: overloads merge, so one qualified name stays one symbol. */
-  readonly symbolKeys = new Map<string, number>();
-  private readonly comments = new Map<number, PendingComment>();
+class JavaFileExtractor extends ClassScopeExtractor {
   private readonly anonCounters = new Map<string, number>();
-  private readonly fileIsTest: boolean;
-  /** Innermost enclosing symbol: the source of references. */
-  from = -1;
-  scope: string[] = [];
-  private readonly types: TypeContext[] = [];
-  private readonly frames: Map<string, Binding>[] = [];
-  private readonly typeParams: Set<string>[] = [];
 
-  constructor(
-    private readonly source: string,
-    path: string,
-  ) {
-    this.fileIsTest = isJavaTestFile(path);
+  constructor(source: string, path: string) {
+    super(JAVA_GRAMMAR, source, isJavaTestFile(path));
   }
 
   // ---- walking --------------------------------------------------------------------------
 
-  visit(node: Node): void {
+  override visit(node: Node): void {
     // `type` crosses into WASM on every read: read it once.
     const nodeType = node.type;
     switch (nodeType) {
@@ -367,14 +333,6 @@ class JavaFileExtractor {
     }
   }
 
-  private visitChildren(node: Node): void {
-    for (const child of named(node)) this.visit(child);
-  }
-
-  private visitOptional(node: Node | null): void {
-    if (node) this.visit(node);
-  }
-
   // ---- declarations ---------------------------------------------------------------------
 
   private typeDeclaration(node: Node, kind: NodeKind): void {
@@ -468,23 +426,6 @@ class JavaFileExtractor {
     }
   }
 
-  private enterType(index: number, name: string, superclass: NameRef | undefined, isInterface: boolean, walk: () => void): void {
-    const saved = { from: this.from, scope: this.scope };
-    const ref: NameRef = { name, qualifier: this.scope };
-    this.types.push({ ref, superclass, isInterface });
-    this.frames.push(new Map());
-    this.from = index;
-    this.scope = [...this.scope, name];
-    try {
-      walk();
-    } finally {
-      this.types.pop();
-      this.frames.pop();
-      this.from = saved.from;
-      this.scope = saved.scope;
-    }
-  }
-
   private methodDeclaration(node: Node, kind: NodeKind): void {
     const nameNode = node.childForFieldName('name');
     if (!nameNode) {
@@ -529,20 +470,6 @@ class JavaFileExtractor {
       if (defaultValue) this.visit(defaultValue);
     });
     this.typeParams.pop();
-  }
-
-  private enterMember(index: number, name: string, walk: () => void): void {
-    const saved = { from: this.from, scope: this.scope };
-    this.frames.push(new Map());
-    this.from = index;
-    this.scope = [...this.scope, name];
-    try {
-      walk();
-    } finally {
-      this.frames.pop();
-      this.from = saved.from;
-      this.scope = saved.scope;
-    }
   }
 
   private fieldDeclaration(node: Node): void {
@@ -691,7 +618,7 @@ class JavaFileExtractor {
     }
     const root = chain[0] ?? '';
     if (root === 'this') {
-      this.addRef(kind, name, chain, chain.length === 1 ? this.currentTypeRef() : this.fieldTypeOfThis(chain[1]), at);
+      this.addRef(kind, name, chain, chain.length === 1 ? this.currentTypeRef() : this.memberTypeOfThis(chain[1]), at);
       return;
     }
     if (root === 'super') {
@@ -738,35 +665,6 @@ class JavaFileExtractor {
     else if (object.type === 'identifier') this.bareIdentifier(object);
   }
 
-  /** `a.b.c` / `this.x` / `Outer.this` as segments; undefined when the object is any other expression. */
-  private chainSegments(node: Node): string[] | undefined {
-    switch (node.type) {
-      case 'identifier':
-      case 'this':
-      case 'super':
-        return [node.text];
-      case 'field_access': {
-        const object = node.childForFieldName('object');
-        const field = node.childForFieldName('field');
-        if (!object || !field) return undefined;
-        const head = this.chainSegments(object);
-        return head ? [...head, field.text] : undefined;
-      }
-      default:
-        return undefined;
-    }
-  }
-
-  private bareIdentifier(node: Node): void {
-    const name = node.text;
-    const binding = this.lookup(name);
-    if (binding) {
-      if (binding.owner) this.addRef('field', name, [], binding.owner, node);
-      return;
-    }
-    if (ALL_CAPS.test(name) && name.length > 1) this.addRef('value', name, [], undefined, node);
-  }
-
   private constructorInvocation(node: Node): void {
     const target = node.childForFieldName('constructor');
     const context = this.types[this.types.length - 1];
@@ -782,9 +680,7 @@ class JavaFileExtractor {
 
   private objectCreation(node: Node, kind: 'new' | 'raise'): void {
     const typeNode = node.childForFieldName('type');
-    const type = typeRef(typeNode);
-    const library = type !== undefined && type.qualifier.length === 0 && (JAVA_CONTAINERS.has(type.name) || JAVA_BUILTIN_EXCEPTIONS.has(type.name));
-    if (type && this.isInterestingType(type) && !library) this.addRef(kind, type.name, type.qualifier, undefined, node);
+    const type = this.constructionUse(typeNode, kind, node);
     if (typeNode) this.typeArgumentUses(typeNode, this.from);
     this.typeArgumentsUse(node.childForFieldName('type_arguments'));
     const object = node.childForFieldName('object');
@@ -819,17 +715,6 @@ class JavaFileExtractor {
     }
   }
 
-  /** Type names used in an expression or a local declaration: `type` references. */
-  private typeUse(node: Node | null, kind: ReferenceKind = 'type'): void {
-    if (!node) return;
-    const names: NameRef[] = [];
-    this.collectTypeNames(node, names, true);
-    for (const ref of names) {
-      if (ref.qualifier.length === 0 && JAVA_BUILTIN_EXCEPTIONS.has(ref.name)) continue;
-      this.addRef(kind, ref.name, ref.qualifier, undefined, node);
-    }
-  }
-
   private typeArgumentsUse(node: Node | null): void {
     if (!node) return;
     for (const arg of named(node)) this.typeUse(arg);
@@ -850,7 +735,7 @@ class JavaFileExtractor {
    * Class names inside a type: generics unwrapped, primitives, java.lang types and type
    * parameters skipped; JDK containers only contribute their arguments when `unwrapContainers`.
    */
-  private collectTypeNames(node: Node, out: NameRef[], unwrapContainers: boolean): void {
+  protected override collectTypeNames(node: Node, out: NameRef[], unwrapContainers: boolean): void {
     switch (node.type) {
       case 'type_identifier':
       case 'scoped_type_identifier': {
@@ -877,25 +762,13 @@ class JavaFileExtractor {
     }
   }
 
-  private isInterestingType(ref: NameRef): boolean {
+  protected override isInterestingType(ref: NameRef): boolean {
     if (ref.name === 'var') return false;
     if (ref.qualifier.length === 0) {
       if (JAVA_BUILTIN_TYPES.has(ref.name) || JAVA_BUILTIN_EXCEPTIONS.has(ref.name)) return false;
       for (const params of this.typeParams) if (params.has(ref.name)) return false;
     } else if (ref.qualifier[0] === 'java' && ref.qualifier[1] === 'lang') return false;
     return true;
-  }
-
-  private typeHints(nodes: readonly (Node | null)[]): NameRef[] {
-    const out: NameRef[] = [];
-    for (const node of nodes) if (node) this.collectTypeNames(node, out, true);
-    return out;
-  }
-
-  /** The declared type of a field/variable (`List<User>` → List); undefined for primitives and java.lang. */
-  private declaredType(node: Node | null): NameRef | undefined {
-    const ref = typeRef(node);
-    return ref && this.isInterestingType(ref) ? ref : undefined;
   }
 
   private typeParameterNames(node: Node | null): Set<string> {
@@ -914,74 +787,16 @@ class JavaFileExtractor {
     }
   }
 
-  /** Static type of a simple expression, for receivers and `var x = ...`. */
-  private expressionType(node: Node | null): NameRef | undefined {
-    if (!node) return undefined;
-    switch (node.type) {
-      case 'object_creation_expression': {
-        const ref = typeRef(node.childForFieldName('type'));
-        return ref && !JAVA_BUILTIN_TYPES.has(ref.name) ? ref : undefined;
-      }
-      case 'cast_expression':
-        return this.declaredType(node.childForFieldName('type'));
-      case 'parenthesized_expression':
-        return this.expressionType(node.namedChild(0));
-      case 'identifier':
-        return this.lookup(node.text)?.type;
-      case 'this':
-        return this.currentTypeRef();
-      case 'field_access': {
-        const object = node.childForFieldName('object');
-        const field = node.childForFieldName('field');
-        if (object?.type === 'this' && field) return this.fieldTypeOfThis(field.text);
-        return undefined;
-      }
-      default:
-        return undefined;
-    }
-  }
-
-  // ---- scopes ---------------------------------------------------------------------------
-
-  private bind(name: string, type: NameRef | undefined): void {
-    const frame = this.frames[this.frames.length - 1];
-    if (!frame) return;
-    const builtin = type !== undefined && type.qualifier.length === 0 && JAVA_BUILTIN_TYPES.has(type.name);
-    frame.set(name, { type: type && this.isInterestingType(type) ? type : undefined, owner: undefined, ...(builtin ? { builtin } : {}) });
-  }
-
-  private lookup(name: string): Binding | undefined {
-    return lookupBinding(this.frames, name);
-  }
-
-  private fieldTypeOfThis(field: string | undefined): NameRef | undefined {
-    return memberBindingType(this.frames, field);
-  }
-
-  private currentTypeRef(): NameRef | undefined {
-    return this.types[this.types.length - 1]?.ref;
+  /** `new Foo()` types as Foo unless Foo is a java.lang type. */
+  protected override expressionType(node: Node | null | undefined): NameRef | undefined {
+    if (node?.type !== 'object_creation_expression') return super.expressionType(node);
+    const ref = typeRef(node.childForFieldName('type'));
+    return ref && !JAVA_BUILTIN_TYPES.has(ref.name) ? ref : undefined;
   }
 
   // ---- output ---------------------------------------------------------------------------
 
-  private addRef(kind: ReferenceKind, name: string, qualifier: readonly string[], receiverType: NameRef | undefined, at: Node): void {
-    addReference(this.references, this.seen, refKey(this.from, kind, name, qualifier, receiverType), this.from, kind, name, qualifier, receiverType, at);
-  }
-
-  /** `addDeclaration` reads `symbols`, `symbolKeys`, `from`, `scope`, `signature` and `docBefore`: those are not private. */
-  private addSymbol(node: Node, name: string, kind: NodeKind, options: DeclarationOptions): number {
-    return addDeclaration(this, node, name, kind, options);
-  }
-
-  private lineEnd(start: number, limit: number): number {
-    return lineEnd(this.source, start, limit);
-  }
-
-  signature(start: number, end: number): string {
-    return declarationSignature(this.source, start, end, true);
-  }
-
-  docBefore(startRow: number): string {
+  override docBefore(startRow: number): string {
     const comment = this.comments.get(startRow - 1) ?? this.comments.get(startRow);
     if (!comment) return '';
     return stripJavadoc(this.source.slice(comment.startIndex, comment.endIndex));

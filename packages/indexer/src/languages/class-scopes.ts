@@ -1,0 +1,245 @@
+/**
+ * The part of the C# and Java extractors that does not depend on their grammars: the stacks of
+ * enclosing types and variable frames, what a name or a simple expression refers to, and the
+ * output tables. Each language subclass walks its own tree and describes its grammar in a
+ * {@link ClassGrammar}. Not part of the language-module contract.
+ */
+import type { NodeKind } from '@knowing/graph';
+import type { Node } from 'web-tree-sitter';
+import type { MutableSymbol } from './common.js';
+import { addDeclaration, addReference, declarationSignature, lineEnd, lookupBinding, memberBindingType, named, refKey } from './extractor-helpers.js';
+import type { DeclarationOptions } from './extractor-helpers.js';
+import type { ImportDecl, NameRef, Reference, ReferenceKind } from './types.js';
+
+/** What the shared logic needs to know of a grammar and of its language's standard library. */
+export interface ClassGrammar {
+  /** Library types: never defined in a repository, so a use of one would be an edge to nowhere. */
+  readonly builtinTypes: ReadonlySet<string>;
+  /** Library exceptions: throwing one says little about the code and would make a hub node. */
+  readonly builtinExceptions: ReadonlySet<string>;
+  /** Generic containers: a use names what they contain, not them. */
+  readonly containers: ReadonlySet<string>;
+  /** `a.b`: its node type and the fields holding `a` and `b`. */
+  readonly memberAccess: { readonly type: string; readonly object: string; readonly member: string };
+  /** Nodes a chain of names (`this.a.b`) can start with. */
+  readonly chainRoots: ReadonlySet<string>;
+  /** Node types a member of a chain may have; unset when any member continues it. */
+  readonly chainMembers?: ReadonlySet<string>;
+  /** The class a type node names, or undefined when it names none. */
+  readonly typeRef: (node: Node | null | undefined) => NameRef | undefined;
+}
+
+/** A variable visible in a frame; `owner` is set for fields and properties (the type that declares them). */
+export interface Binding {
+  readonly type: NameRef | undefined;
+  readonly owner: NameRef | undefined;
+  /** A C# local function, callable before its declaration. */
+  readonly localFunction?: boolean;
+  /** Declared with a library type (`String`, `Guid`): nothing called on it is repository code. */
+  readonly builtin?: boolean;
+}
+
+/** The class-like symbol being walked, for `this`, `super`/`base` and bare calls. */
+export interface TypeContext {
+  readonly ref: NameRef;
+  /** What `super` (Java) or `base` (C#) names. */
+  readonly superclass: NameRef | undefined;
+  readonly isInterface: boolean;
+}
+
+/** Comments recorded by the line they end on, to find the doc comment of a declaration. */
+export interface PendingComment {
+  readonly startIndex: number;
+  readonly endIndex: number;
+}
+
+const ALL_CAPS = /^[A-Z][A-Z0-9_]*$/;
+
+export abstract class ClassScopeExtractor {
+  readonly symbols: MutableSymbol[] = [];
+  readonly references: Reference[] = [];
+  readonly imports: ImportDecl[] = [];
+  namespace = '';
+
+  private readonly seen = new Set<string>();
+  /** Symbols by parent, scope, name and kind: overloads merge, so one qualified name stays one symbol. */
+  readonly symbolKeys = new Map<string, number>();
+  protected readonly comments = new Map<number, PendingComment>();
+  /** Innermost enclosing symbol: the source of references. */
+  from = -1;
+  scope: string[] = [];
+  protected readonly types: TypeContext[] = [];
+  protected readonly frames: Map<string, Binding>[] = [];
+  protected readonly typeParams: Set<string>[] = [];
+
+  constructor(
+    private readonly grammar: ClassGrammar,
+    protected readonly source: string,
+    protected readonly fileIsTest: boolean,
+  ) {}
+
+  abstract visit(node: Node): void;
+
+  abstract docBefore(startRow: number): string;
+
+  /** Class names inside a type; containers only contribute their arguments when `unwrapContainers`. */
+  protected abstract collectTypeNames(node: Node, out: NameRef[], unwrapContainers: boolean): void;
+
+  /** False for names no repository defines: library types, type parameters, `var`. */
+  protected abstract isInterestingType(ref: NameRef): boolean;
+
+  protected visitChildren(node: Node): void {
+    for (const child of named(node)) this.visit(child);
+  }
+
+  protected visitOptional(node: Node | null): void {
+    if (node) this.visit(node);
+  }
+
+  // ---- scopes ---------------------------------------------------------------------------
+
+  /** A class-like symbol: a member whose frame holds its fields, and the target of `this` inside. */
+  protected enterType(index: number, name: string, superclass: NameRef | undefined, isInterface: boolean, walk: () => void): void {
+    this.types.push({ ref: { name, qualifier: this.scope }, superclass, isInterface });
+    try {
+      this.enterMember(index, name, walk);
+    } finally {
+      this.types.pop();
+    }
+  }
+
+  protected enterMember(index: number, name: string, walk: () => void): void {
+    const saved = { from: this.from, scope: this.scope };
+    this.frames.push(new Map());
+    this.from = index;
+    this.scope = [...this.scope, name];
+    try {
+      walk();
+    } finally {
+      this.frames.pop();
+      this.from = saved.from;
+      this.scope = saved.scope;
+    }
+  }
+
+  protected bind(name: string, type: NameRef | undefined): void {
+    const frame = this.frames[this.frames.length - 1];
+    if (!frame) return;
+    const builtin = type !== undefined && type.qualifier.length === 0 && this.grammar.builtinTypes.has(type.name);
+    frame.set(name, { type: type && this.isInterestingType(type) ? type : undefined, owner: undefined, ...(builtin ? { builtin } : {}) });
+  }
+
+  protected lookup(name: string): Binding | undefined {
+    return lookupBinding(this.frames, name);
+  }
+
+  protected memberTypeOfThis(member: string | undefined): NameRef | undefined {
+    return memberBindingType(this.frames, member);
+  }
+
+  protected currentTypeRef(): NameRef | undefined {
+    return this.types[this.types.length - 1]?.ref;
+  }
+
+  // ---- uses -----------------------------------------------------------------------------
+
+  /** `a.b.c` / `this.x` as segments; undefined when the node is any other expression. */
+  protected chainSegments(node: Node): string[] | undefined {
+    const nodeType = node.type;
+    if (this.grammar.chainRoots.has(nodeType)) return [node.text];
+    const access = this.grammar.memberAccess;
+    if (nodeType !== access.type) return undefined;
+    const object = node.childForFieldName(access.object);
+    const member = node.childForFieldName(access.member);
+    if (!object || !member) return undefined;
+    if (this.grammar.chainMembers && !this.grammar.chainMembers.has(member.type)) return undefined;
+    const head = this.chainSegments(object);
+    return head ? [...head, member.text] : undefined;
+  }
+
+  protected bareIdentifier(node: Node): void {
+    const name = node.text;
+    const binding = this.lookup(name);
+    if (binding) {
+      if (binding.owner) this.addRef('field', name, [], binding.owner, node);
+      return;
+    }
+    if (ALL_CAPS.test(name) && name.length > 1) this.addRef('value', name, [], undefined, node);
+  }
+
+  /** `new T(...)`: a `kind` use of T unless T is a library container or exception; returns T. */
+  protected constructionUse(typeNode: Node | null, kind: 'new' | 'raise', at: Node): NameRef | undefined {
+    const type = this.grammar.typeRef(typeNode);
+    const library = type !== undefined && type.qualifier.length === 0 && (this.grammar.containers.has(type.name) || this.grammar.builtinExceptions.has(type.name));
+    if (type && this.isInterestingType(type) && !library) this.addRef(kind, type.name, type.qualifier, undefined, at);
+    return type;
+  }
+
+  /** Type names used in an expression or a local declaration: `type` references. */
+  protected typeUse(node: Node | null, kind: ReferenceKind = 'type'): void {
+    if (!node) return;
+    const names: NameRef[] = [];
+    this.collectTypeNames(node, names, true);
+    for (const ref of names) {
+      if (ref.qualifier.length === 0 && this.grammar.builtinExceptions.has(ref.name)) continue;
+      this.addRef(kind, ref.name, ref.qualifier, undefined, node);
+    }
+  }
+
+  // ---- types ----------------------------------------------------------------------------
+
+  protected typeHints(nodes: readonly (Node | null)[]): NameRef[] {
+    const out: NameRef[] = [];
+    for (const node of nodes) if (node) this.collectTypeNames(node, out, true);
+    return out;
+  }
+
+  /** The declared type of a field or variable; undefined when no repository defines it. */
+  protected declaredType(node: Node | null | undefined): NameRef | undefined {
+    const ref = this.grammar.typeRef(node);
+    return ref && this.isInterestingType(ref) ? ref : undefined;
+  }
+
+  /** Static type of a simple expression, for receivers and `var x = ...`; languages add their own cases. */
+  protected expressionType(node: Node | null | undefined): NameRef | undefined {
+    if (!node) return undefined;
+    const access = this.grammar.memberAccess;
+    switch (node.type) {
+      case 'cast_expression':
+        return this.declaredType(node.childForFieldName('type'));
+      case 'parenthesized_expression':
+        return this.expressionType(node.namedChild(0));
+      case 'identifier':
+        return this.lookup(node.text)?.type;
+      case 'this':
+        return this.currentTypeRef();
+      case access.type: {
+        const object = node.childForFieldName(access.object);
+        const member = node.childForFieldName(access.member);
+        if (object?.type === 'this' && member) return this.memberTypeOfThis(member.text);
+        return undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  // ---- output ---------------------------------------------------------------------------
+
+  protected addRef(kind: ReferenceKind, name: string, qualifier: readonly string[], receiverType: NameRef | undefined, at: Node): void {
+    addReference(this.references, this.seen, refKey(this.from, kind, name, qualifier, receiverType), this.from, kind, name, qualifier, receiverType, at);
+  }
+
+  /** `addDeclaration` reads `symbols`, `symbolKeys`, `from`, `scope`, `signature` and `docBefore`: those are not private. */
+  protected addSymbol(node: Node, name: string, kind: NodeKind, options: DeclarationOptions): number {
+    return addDeclaration(this, node, name, kind, options);
+  }
+
+  protected lineEnd(start: number, limit: number): number {
+    return lineEnd(this.source, start, limit);
+  }
+
+  signature(start: number, end: number): string {
+    return declarationSignature(this.source, start, end, true);
+  }
+}
