@@ -33,6 +33,15 @@ function decodeRef(value: EncodedRef): NameRef {
   return { name: value[value.length - 1] ?? '', qualifier: value.slice(0, -1) };
 }
 
+/** Bits of a symbol's flags field, in both codecs. */
+const IS_TEST = 1;
+const EXPORTED = 2;
+const OVERRIDES = 4;
+
+function symbolFlags(s: SymbolDef): number {
+  return (s.isTest ? IS_TEST : 0) | (s.exported ? EXPORTED : 0) | (s.overrides ? OVERRIDES : 0);
+}
+
 /** Serialise an extraction with the hash and module version it belongs to. */
 export function encodeExtraction(extraction: FileExtraction, contentHash: string, moduleVersion: string): Uint8Array {
   return encoder.encode(JSON.stringify(extractionPayload(extraction, contentHash, moduleVersion)));
@@ -41,7 +50,7 @@ export function encodeExtraction(extraction: FileExtraction, contentHash: string
 /** The positional-array form of an extraction, before JSON. */
 export function extractionPayload(extraction: FileExtraction, contentHash: string, moduleVersion: string): unknown[] {
   const symbols = extraction.symbols.map((s) => {
-    const flags = (s.isTest ? 1 : 0) | (s.exported ? 2 : 0) | (s.overrides ? 4 : 0);
+    const flags = symbolFlags(s);
     const row: unknown[] = [s.name, s.kind, s.scope, s.startLine, s.endLine, s.signature, s.doc, flags, s.parent];
     const extras: unknown[] = [
       s.supertypes?.map((t) => [t.relation, ...encodeRef(t)]) ?? 0,
@@ -150,11 +159,11 @@ function fromPayload(payload: unknown): CachedExtraction | undefined {
       endLine,
       signature,
       doc,
-      isTest: (flags & 1) !== 0,
-      exported: (flags & 2) !== 0,
+      isTest: (flags & IS_TEST) !== 0,
+      exported: (flags & EXPORTED) !== 0,
       parent,
     };
-    if ((flags & 4) !== 0) symbol.overrides = true;
+    if ((flags & OVERRIDES) !== 0) symbol.overrides = true;
     if (supertypes) {
       symbol.supertypes = (supertypes as string[][]).map(([relation, ...ref]): SupertypeRef => ({
         ...decodeRef(ref),
@@ -278,7 +287,7 @@ export function encodeTables(tables: Iterable<FileExtraction>, links?: ProjectLi
   const rows: string[] = [];
   for (const table of tables) {
     const symbols = table.symbols.map((s) => {
-      const flags = (s.isTest ? 1 : 0) | (s.exported ? 2 : 0) | (s.overrides ? 4 : 0);
+      const flags = symbolFlags(s);
       const row: unknown[] = [strings.id(s.name), strings.id(s.kind), scopeId(s.scope), s.startLine, s.endLine, strings.id(s.signature), strings.id(s.doc), flags, s.parent];
       const extras: unknown[] = [
         s.localName === undefined ? 0 : strings.id(s.localName) + 1,
@@ -458,11 +467,11 @@ function tableFromRow(file: unknown[], strings: readonly string[], scopes: reado
       endLine: row[4]!,
       signature: strings[row[5]!]!,
       doc: strings[row[6]!]!,
-      isTest: (row[7]! & 1) !== 0,
-      exported: (row[7]! & 2) !== 0,
+      isTest: (row[7]! & IS_TEST) !== 0,
+      exported: (row[7]! & EXPORTED) !== 0,
       parent: row[8]!,
     };
-    if ((row[7]! & 4) !== 0) symbol.overrides = true;
+    if ((row[7]! & OVERRIDES) !== 0) symbol.overrides = true;
     if (row.length > 9) decodeSymbolExtras(symbol, row as unknown[], strings, nameRef);
     return symbol;
   });

@@ -187,7 +187,7 @@ function hierarchy(project: Project, sink: DerivedSink): void {
       if (project.keyOf(project.primaryPart(type)) !== project.keyOf(type)) continue;
       // Test classes get no inherits edges: they inherit a framework's assertion helpers by the
       // thousand (95% of rails' 0.9M inherits edges), which serve no walk and dilute every one.
-      if (symbols[i]!.isTest || unit.isTestFile) continue;
+      if (project.isTest(type)) continue;
       const seen = new Set<string>(project.members(type).keys());
       for (const ancestor of ancestors) {
         for (const [name, syms] of project.members(ancestor)) {

@@ -766,6 +766,11 @@ export class Project {
     return sym.u.ext.symbols[sym.i]!;
   }
 
+  /** Test code: marked so by its language (a test function, a test class) or in a test file. */
+  isTest(sym: Sym): boolean {
+    return this.def(sym).isTest || sym.u.isTestFile;
+  }
+
   idOf(sym: Sym): NodeId {
     return this.idAt(sym.u, sym.i);
   }
@@ -1729,10 +1734,10 @@ export class Project {
         // `describe`/`it` callbacks and RSpec blocks, which are not definitions).
         let isTestCall: boolean;
         if (ref.from >= 0 && ref.from < unit.canon.length) {
-          const callerDef = this.def({ u: unit, i: unit.canon[ref.from]! });
-          isTestCall = (callerDef.isTest || unit.isTestFile) && CALLABLE_KINDS.has(callerDef.kind);
+          const caller: Sym = { u: unit, i: unit.canon[ref.from]! };
+          isTestCall = this.isTest(caller) && CALLABLE_KINDS.has(this.def(caller).kind);
         } else isTestCall = unit.isTestFile;
-        if (isTestCall && !this.def(sym).isTest && !sym.u.isTestFile) {
+        if (isTestCall && !this.isTest(sym)) {
           out.add(source, targetId, 'tests', hit.confidence, provenance, ref.line);
           out.add(targetId, source, 'tested_by', hit.confidence, provenance, ref.line);
           if (tests.length < MAX_TEST_TARGETS && !testSet.has(targetId)) {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nodeId, type FileWrite, type GraphNode, type WriteBatch, type WriteResult } from '@knowing/graph';
+import type { FileWrite, GraphNode, WriteBatch, WriteResult } from '@knowing/graph';
 import { createSqliteStore, type SqliteGraphStore } from '../src/index.js';
-import { REPO, calls, fn, generate } from './support/graph-gen.js';
+import { REPO, calls, external, fn, generate } from './support/graph-gen.js';
 
 // A batch into an empty graph takes the bulk path (rows planned in memory, foreign-key
 // checks off, secondary indexes rebuilt after the insert when the batch is large). These
@@ -15,23 +15,6 @@ const dir = mkdtempSync(join(tmpdir(), 'knowing-bulk-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const fresh = (): string => join(dir, `graph-${n++}.db`);
-
-function placeholder(name: string): GraphNode {
-  return {
-    id: nodeId(REPO.id, `external://${name}`, 'external'),
-    name,
-    qualifiedName: `external://${name}`,
-    kind: 'external',
-    language: '',
-    file: '',
-    startLine: 0,
-    endLine: 0,
-    signature: '',
-    doc: '',
-    isTest: false,
-    external: true,
-  };
-}
 
 function fileWrite(path: string, nodes: GraphNode[], edges: FileWrite['edges'] = []): FileWrite {
   return { file: { path, language: 'python', contentHash: `h:${path}`, sizeBytes: 1, indexedAt: 0, syntaxErrors: 0 }, nodes, edges };
@@ -50,9 +33,9 @@ function edgeCaseBatch(files: number, perFile: number): WriteBatch {
   const second = writes[1]!.nodes[1]!;
   const moved: GraphNode = { ...first, file: 'src/moved/target.py', qualifiedName: 'src/moved/target.py.moved', doc: 'Moved here.' };
   const extra = fn('src/moved/target.py', 'extra_helper', 20, 'Declared twice in its file.');
-  const used = placeholder('requests.get');
-  const unused = placeholder('json.dumps');
-  const shadow: GraphNode = { ...placeholder('shadow'), id: second.id };
+  const used = external('requests.get');
+  const unused = external('json.dumps');
+  const shadow: GraphNode = { ...external('shadow'), id: second.id };
   const target = fileWrite(
     'src/moved/target.py',
     [moved, extra, { ...extra, doc: 'The later declaration wins.' }],

@@ -6,7 +6,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   edgeKey,
   merkleRoot,
-  nodeId,
   packageOf,
   type FileWrite,
   type GraphEdge,
@@ -14,7 +13,7 @@ import {
   type WriteBatch,
 } from '@knowing/graph';
 import { createSqliteStore, type SqliteGraphStore } from '../src/index.js';
-import { REPO, calls, fn, generate } from './support/graph-gen.js';
+import { REPO, calls, external, fn, generate } from './support/graph-gen.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'knowing-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,23 +24,6 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of iterable) out.push(item);
   return out;
-}
-
-function external(name: string): GraphNode {
-  return {
-    id: nodeId(REPO.id, `external://${name}`, 'external'),
-    name,
-    qualifiedName: `external://${name}`,
-    kind: 'external',
-    language: '',
-    file: '',
-    startLine: 0,
-    endLine: 0,
-    signature: '',
-    doc: '',
-    isTest: false,
-    external: true,
-  };
 }
 
 function fileWrite(path: string, nodes: GraphNode[], edges: GraphEdge[] = [], hash = 'h'): FileWrite {

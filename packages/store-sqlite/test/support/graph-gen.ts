@@ -21,6 +21,24 @@ export function fn(file: string, name: string, line: number, doc = ''): GraphNod
   };
 }
 
+/** An external placeholder, as the indexer writes one for a name outside the repository. */
+export function external(name: string): GraphNode {
+  return {
+    id: nodeId(REPO.id, `external://${name}`, 'external'),
+    name,
+    qualifiedName: `external://${name}`,
+    kind: 'external',
+    language: '',
+    file: '',
+    startLine: 0,
+    endLine: 0,
+    signature: '',
+    doc: '',
+    isTest: false,
+    external: true,
+  };
+}
+
 export function calls(a: GraphNode, b: GraphNode, type = 'calls'): GraphEdge {
   return { source: a.id, target: b.id, type, confidence: 0.9, provenance: 'ast_resolved', line: a.startLine + 1 };
 }
