@@ -1,9 +1,22 @@
 /**
- * Retrieval benchmark: index each corpus repository, run forTask for each of its tasks, score the
- * top 10 with the corpus's matching rules, and (with --explain-misses) say where each missed
- * ground-truth symbol was lost.
+ * Retrieval benchmark: index each repository, answer each of its tasks with one or more
+ * systems, score the top 10 with the corpus's matching rules, and (with --explain-misses) say
+ * where each missed ground-truth symbol was lost.
  *
  *   pnpm bench:retrieval --corpus <dir> [--repos flask,caddy] [--budget 4000] [--out file] [--explain-misses]
+ *                        [--system knowing,bm25,lexical] [--options JSON] [--lexical JSON]
+ *   pnpm bench:retrieval --tasks benchmarks/history --split heldout --corpus <work dir> [--mirrors <dir>] …
+ *
+ * Tasks come from the original corpus (`--bench`, checkouts under `--corpus/<repo>`) or, with
+ * `--tasks`, from a history benchmark (benchmarks/history): each task's parent commit is checked
+ * out from the repository's mirror into `--corpus/history-<repo>` and indexed incrementally.
+ *
+ * Systems, all over the same store and answered in the same pass:
+ * - knowing: the engine's answer (`forTask`), in pack order;
+ * - bm25: the plain baseline — Okapi BM25 over each non-test symbol's qualified name, signature,
+ *   doc comment and body lines, identifiers split and Porter2-stemmed, top 10 by score;
+ * - lexical: the engine's lexical channel alone (BM25F with its default field weights).
+ * The first system named is the report's `overall`; every system has its own section.
  */
 import { execSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,12 +26,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createSqliteStore } from '@knowing/store-sqlite';
 import { indexRepository } from '@knowing/indexer';
-import { createEngine } from '@knowing/engine';
-import type { Engine, EngineOptionsInput } from '@knowing/engine';
-import { readManifest, readTasks } from './corpus.js';
+import { createEngine, createLexicalChannel } from '@knowing/engine';
+import type { Engine, EngineOptionsInput, LexicalChannelInput } from '@knowing/engine';
+import { extractKeywordSet, lexicalQueryTerms } from '@knowing/keywords';
+import type { GraphStore } from '@knowing/graph';
 import type { BenchTask } from './corpus.js';
+import { corpusJobs, historyJobs } from './jobs.js';
 import { normalizeSymbol, scoreTask, symbolsMatch } from './matching.js';
 import type { TaskMetrics } from './matching.js';
+import { DEFAULT_MIRRORS_DIR } from './history/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = resolve(here, '../..');
@@ -30,16 +46,39 @@ const { values } = parseArgs({
     budget: { type: 'string', default: '4000' },
     out: { type: 'string' },
     bench: { type: 'string', default: resolve(projectRoot, '../shared/bench/knowing-corpus') },
+    tasks: { type: 'string' },
+    split: { type: 'string', default: 'all' },
+    mirrors: { type: 'string', default: DEFAULT_MIRRORS_DIR },
     'db-dir': { type: 'string' },
     'explain-misses': { type: 'boolean', default: false },
     'full-index': { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
     options: { type: 'string' },
+    /** Settings of the lexical channel as JSON, for sweeps: --lexical '{"fieldWeights":{"members":0.5}}'. */
+    lexical: { type: 'string' },
+    system: { type: 'string', default: 'knowing' },
   },
 });
 
+const USAGE =
+  'usage: retrieval --corpus <dir> [--repos a,b] [--budget 4000] [--out file] [--explain-misses] [--system knowing,bm25,lexical]\n' +
+  '       retrieval --tasks benchmarks/history [--split tuning|heldout|all] --corpus <work dir> [--mirrors <dir>] …\n';
 if (!values.corpus) {
-  process.stderr.write('usage: retrieval --corpus <dir> [--repos a,b] [--budget 4000] [--out file] [--explain-misses]\n');
+  process.stderr.write(USAGE);
+  process.exit(2);
+}
+
+const SYSTEMS = ['knowing', 'bm25', 'lexical'] as const;
+type System = (typeof SYSTEMS)[number];
+const systems = values.system!.split(',').map((s) => s.trim()) as System[];
+for (const system of systems) {
+  if (!SYSTEMS.includes(system)) {
+    process.stderr.write(`unknown --system ${system}: use one or more of ${SYSTEMS.join(', ')}\n`);
+    process.exit(2);
+  }
+}
+if (!['tuning', 'heldout', 'all'].includes(values.split!)) {
+  process.stderr.write(`unknown --split ${values.split}: use tuning, heldout or all\n`);
   process.exit(2);
 }
 
@@ -49,11 +88,13 @@ const corpus = resolve(invokedFrom, values.corpus);
 const budget = Number(values.budget);
 const dbDir = resolve(invokedFrom, values['db-dir'] ?? join(corpus, '.knowing-bench'));
 mkdirSync(dbDir, { recursive: true });
-const manifest = readManifest(values.bench!);
-const tasksByRepo = readTasks(values.bench!);
 /** Engine options as JSON, for sweeps: --options '{"walk":{"alpha":0.15}}'. */
 const engineOptions = values.options ? (JSON.parse(values.options) as EngineOptionsInput) : undefined;
 const wanted = values.repos ? new Set(values.repos.split(',').map((s) => s.trim())) : undefined;
+const lexicalSettings = values.lexical ? (JSON.parse(values.lexical) as LexicalChannelInput) : undefined;
+const lexicalChannel = createLexicalChannel(lexicalSettings);
+/** The baseline's document is qualified name, signature, doc and body: the name field adds nothing. */
+const BASELINE_WEIGHTS = { name: 0, path: 1, signature: 1, doc: 1, body: 1, members: 1 } as const;
 
 type MissStage = 'not in graph' | 'not reached' | 'reached, below walk cutoff' | 'ranked below 10' | 'cut by budget';
 
@@ -61,6 +102,7 @@ interface TaskResult {
   readonly id: string;
   readonly repo: string;
   readonly tier: string;
+  readonly language: string;
   readonly metrics: TaskMetrics;
   readonly returned: readonly string[];
   readonly failed?: string;
@@ -88,6 +130,20 @@ async function explainMisses(engine: Engine, task: BenchTask, returned: readonly
   return misses;
 }
 
+/** The ranked qualified names a system returns for a task. */
+async function answer(system: System, engine: Engine, store: GraphStore, task: string): Promise<string[]> {
+  if (system === 'bm25') {
+    const hits = await store.lexicalSearch(lexicalQueryTerms(task), { limit: 10, fieldWeights: BASELINE_WEIGHTS });
+    return hits.map((h) => h.node.qualifiedName);
+  }
+  if (system === 'lexical') {
+    const hits = await lexicalChannel.run({ store, task, keywords: extractKeywordSet(task), aboutTests: false });
+    return hits.map((h) => h.node.qualifiedName);
+  }
+  const result = await engine.forTask(task, { budget, fresh: true });
+  return result.pack.symbols.map((s) => s.node.qualifiedName);
+}
+
 function mean(results: readonly TaskResult[], pick: (m: TaskMetrics) => number): number {
   return results.length === 0 ? 0 : results.reduce((s, r) => s + pick(r.metrics), 0) / results.length;
 }
@@ -103,62 +159,69 @@ function summarize(results: readonly TaskResult[]) {
     failures: results.filter((r) => r.failed).length,
   };
 }
+type Summary = ReturnType<typeof summarize>;
 
-const all: TaskResult[] = [];
-const perRepo: Record<string, ReturnType<typeof summarize> & { indexMs: number; nodes: number; edges: number; medianMs: number }> = {};
-for (const repo of manifest) {
-  if (wanted && !wanted.has(repo.name)) continue;
-  const root = join(corpus, repo.name);
-  const tasks = tasksByRepo.get(repo.name) ?? [];
-  if (tasks.length === 0) continue;
-  let exists = true;
-  try {
-    execSync(`test -d ${JSON.stringify(root)}`);
-  } catch {
-    exists = false;
-  }
-  if (!exists) {
-    if (!values.quiet) process.stderr.write(`skip ${repo.name}: ${root} not found\n`);
-    continue;
-  }
-  const store = await createSqliteStore({ path: join(dbDir, `${repo.name}.db`) });
-  const t0 = performance.now();
-  await indexRepository({ root, store, repoId: repo.name, full: values['full-index'] });
-  const indexMs = performance.now() - t0;
-  const engine = createEngine({ store, ...(engineOptions ? { options: engineOptions } : {}) });
-  await engine.warm();
-  const counts = await store.counts();
-  const results: TaskResult[] = [];
-  for (const task of tasks) {
-    const start = performance.now();
-    try {
-      const answer = await engine.forTask(task.description, { budget, fresh: true });
-      const returned = answer.pack.symbols.map((s) => s.node.qualifiedName);
-      const metrics = scoreTask(returned, task.groundTruth);
-      const ms = performance.now() - start;
-      const misses = values['explain-misses'] ? await explainMisses(engine, task, returned) : undefined;
-      results.push({ id: task.id, repo: repo.name, tier: task.tier, metrics, returned: returned.slice(0, 10), ms, ...(misses ? { misses } : {}) });
-    } catch (error) {
-      results.push({ id: task.id, repo: repo.name, tier: task.tier, metrics: zero, returned: [], failed: String(error), ms: performance.now() - start });
+const line = (label: string, s: Summary, extra = ''): string =>
+  `${label.padEnd(20)} tasks ${String(s.tasks).padStart(3)}  P@10 ${s.p10.toFixed(3)}  dedup ${s.p10dedup.toFixed(3)}  R@10 ${s.r10.toFixed(3)}  NDCG ${s.ndcg10.toFixed(3)}  MRR ${s.mrr.toFixed(3)}  fail ${s.failures}${extra}\n`;
+
+const warn = (message: string): void => {
+  if (!values.quiet) process.stderr.write(`${message}\n`);
+};
+const jobs = values.tasks
+  ? historyJobs(resolve(invokedFrom, values.tasks), { split: values.split as 'tuning' | 'heldout' | 'all', mirrors: resolve(invokedFrom, values.mirrors!), workDir: corpus, ...(wanted ? { wanted } : {}) }, warn)
+  : corpusJobs(values.bench!, corpus, wanted, warn);
+const results = new Map<System, TaskResult[]>(systems.map((s) => [s, []]));
+const perRepo = new Map<System, Record<string, Summary & { indexMs: number; nodes: number; edges: number; medianMs: number }>>(systems.map((s) => [s, {}]));
+
+for (const job of jobs) {
+  const store = await createSqliteStore({ path: join(dbDir, `${job.repo}.db`) });
+  let indexMs = 0;
+  let indexedRoot: string | undefined;
+  const repoResults = new Map<System, TaskResult[]>(systems.map((s) => [s, []]));
+  for (const task of job.tasks) {
+    const root = job.prepare(task);
+    // Corpus tasks share one tree: index it once. History tasks each move the tree.
+    if (job.perTask || indexedRoot !== root) {
+      const t0 = performance.now();
+      await indexRepository({ root, store, repoId: job.repo, full: values['full-index'] && indexedRoot === undefined });
+      indexMs += performance.now() - t0;
+      indexedRoot = root;
+    }
+    const engine = createEngine({ store, ...(engineOptions ? { options: engineOptions } : {}), ...(lexicalSettings ? { channels: [lexicalChannel] } : {}) });
+    for (const system of systems) {
+      const start = performance.now();
+      try {
+        const returned = await answer(system, engine, store, task.description);
+        const metrics = scoreTask(returned, task.groundTruth);
+        const ms = performance.now() - start;
+        const misses = values['explain-misses'] && system === 'knowing' ? await explainMisses(engine, task, returned) : undefined;
+        repoResults.get(system)!.push({ id: task.id, repo: job.repo, tier: task.tier, language: job.language, metrics, returned: returned.slice(0, 10), ms, ...(misses ? { misses } : {}) });
+      } catch (error) {
+        repoResults.get(system)!.push({ id: task.id, repo: job.repo, tier: task.tier, language: job.language, metrics: zero, returned: [], failed: String(error), ms: performance.now() - start });
+      }
     }
   }
+  const counts = await store.counts();
   await store.close();
-  const times = results.map((r) => r.ms).sort((a, b) => a - b);
-  perRepo[repo.name] = { ...summarize(results), indexMs, nodes: counts.nodes, edges: counts.edges, medianMs: times[Math.floor(times.length / 2)] ?? 0 };
-  all.push(...results);
-  if (!values.quiet) {
-    const s = perRepo[repo.name]!;
-    process.stdout.write(
-      `${repo.name.padEnd(12)} tasks ${String(s.tasks).padStart(3)}  P@10 ${s.p10.toFixed(3)}  dedup ${s.p10dedup.toFixed(3)}  R@10 ${s.r10.toFixed(3)}  NDCG ${s.ndcg10.toFixed(3)}  MRR ${s.mrr.toFixed(3)}  fail ${s.failures}  median ${s.medianMs.toFixed(0)} ms  (${s.nodes} nodes, ${s.edges} edges, index ${(s.indexMs / 1000).toFixed(1)} s)\n`,
-    );
+  for (const system of systems) {
+    const list = repoResults.get(system)!;
+    const times = list.map((r) => r.ms).sort((a, b) => a - b);
+    const summary = { ...summarize(list), indexMs, nodes: counts.nodes, edges: counts.edges, medianMs: times[Math.floor(times.length / 2)] ?? 0 };
+    perRepo.get(system)![job.repo] = summary;
+    results.get(system)!.push(...list);
+    if (!values.quiet) {
+      process.stdout.write(
+        line(`${job.repo}${systems.length > 1 ? ` ${system}` : ''}`, summary, `  median ${summary.medianMs.toFixed(0)} ms  (${summary.nodes} nodes, ${summary.edges} edges, index ${(indexMs / 1000).toFixed(1)} s)`),
+      );
+    }
   }
 }
 
-const tiers: Record<string, ReturnType<typeof summarize>> = {};
-for (const tier of [...new Set(all.map((r) => r.tier))].sort()) tiers[tier] = summarize(all.filter((r) => r.tier === tier));
-const overall = summarize(all);
-const missStages: Record<string, number> = {};
-for (const r of all) for (const m of r.misses ?? []) missStages[m.stage] = (missStages[m.stage] ?? 0) + 1;
+function groupBy(list: readonly TaskResult[], key: (r: TaskResult) => string): Record<string, Summary> {
+  const out: Record<string, Summary> = {};
+  for (const value of [...new Set(list.map(key))].sort()) out[value] = summarize(list.filter((r) => key(r) === value));
+  return out;
+}
 
 let commit = 'unknown';
 try {
@@ -166,23 +229,45 @@ try {
 } catch {
   // not a git checkout
 }
+const sections = Object.fromEntries(
+  systems.map((system) => {
+    const list = results.get(system)!;
+    const missStages: Record<string, number> = {};
+    for (const r of list) for (const m of r.misses ?? []) missStages[m.stage] = (missStages[m.stage] ?? 0) + 1;
+    return [
+      system,
+      {
+        overall: summarize(list),
+        tiers: groupBy(list, (r) => r.tier),
+        languages: groupBy(list, (r) => r.language),
+        perRepo: perRepo.get(system)!,
+        ...(values['explain-misses'] && system === 'knowing' ? { missStages } : {}),
+        tasks: list,
+      },
+    ];
+  }),
+);
+const first = sections[systems[0]!]!;
 const report = {
   date: new Date().toISOString(),
   commit,
   machine: { cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
-  command: `pnpm bench:retrieval --corpus ${values.corpus}${values.repos ? ` --repos ${values.repos}` : ''} --budget ${budget}${values['explain-misses'] ? ' --explain-misses' : ''}${values.options ? ` --options '${values.options}'` : ''}`,
+  command:
+    `pnpm bench:retrieval --system ${systems.join(',')} --corpus ${values.corpus}` +
+    `${values.tasks ? ` --tasks ${values.tasks} --split ${values.split}` : ''}${values.repos ? ` --repos ${values.repos}` : ''} --budget ${budget}` +
+    `${values['explain-misses'] ? ' --explain-misses' : ''}${values.options ? ` --options '${values.options}'` : ''}${values.lexical ? ` --lexical '${values.lexical}'` : ''}`,
+  system: systems[0],
   budget,
-  overall,
-  tiers,
-  perRepo,
-  ...(values['explain-misses'] ? { missStages } : {}),
-  tasks: all,
+  ...first,
+  systems: sections,
 };
-process.stdout.write(
-  `\noverall      tasks ${String(overall.tasks).padStart(3)}  P@10 ${overall.p10.toFixed(3)}  dedup ${overall.p10dedup.toFixed(3)}  R@10 ${overall.r10.toFixed(3)}  NDCG ${overall.ndcg10.toFixed(3)}  MRR ${overall.mrr.toFixed(3)}  fail ${overall.failures}\n`,
-);
-for (const [tier, s] of Object.entries(tiers)) process.stdout.write(`  ${tier.padEnd(10)} tasks ${String(s.tasks).padStart(3)}  P@10 ${s.p10.toFixed(3)}  R@10 ${s.r10.toFixed(3)}\n`);
-if (values['explain-misses']) process.stdout.write(`misses by stage: ${JSON.stringify(missStages)}\n`);
+for (const system of systems) {
+  const section = sections[system]!;
+  process.stdout.write(`\n${line(`overall ${system}`, section.overall)}`);
+  const groups = values.tasks ? section.languages : section.tiers;
+  for (const [name, s] of Object.entries(groups)) process.stdout.write(`  ${line(name, s)}`);
+  if ('missStages' in section) process.stdout.write(`misses by stage: ${JSON.stringify(section.missStages)}\n`);
+}
 const out = values.out ? resolve(invokedFrom, values.out) : join(projectRoot, 'benchmarks/results', `retrieval-${commit}.json`);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify(report, null, 2) + '\n');

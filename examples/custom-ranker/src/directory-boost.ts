@@ -6,7 +6,7 @@ import type { RankContext, RankExplanation, RankInput, Ranker } from '@knowing/r
 export interface DirectoryBoostOptions {
   /** Repository-relative directory whose symbols go up, e.g. `services/shipping`. */
   readonly directory: string;
-  /** Added to the score of every symbol under `directory`. @default 0.3 */
+  /** Added to the score of every symbol under `directory`. @default 0.5 */
   readonly boost?: number;
   /** The ranker whose order is adjusted. @default createDefaultRanker() */
   readonly inner?: Ranker;
@@ -32,7 +32,7 @@ export const DIRECTORY_BOOST_COMPONENT = 'directory_boost';
  */
 export function createDirectoryBoostRanker(options: DirectoryBoostOptions): Ranker {
   const directory = options.directory.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
-  const boost = options.boost ?? 0.3;
+  const boost = options.boost ?? 0.5;
   if (directory === '') throw new Error('createDirectoryBoostRanker: directory must not be empty');
   if (!Number.isFinite(boost)) throw new Error(`createDirectoryBoostRanker: boost must be a finite number, got ${boost}`);
   const inner = options.inner ?? createDefaultRanker();

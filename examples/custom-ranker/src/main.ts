@@ -6,7 +6,7 @@ import { indexSample } from './project.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { directory: { type: 'string', default: 'shop/orders' }, boost: { type: 'string', default: '0.3' } },
+  options: { directory: { type: 'string', default: 'shop/orders' }, boost: { type: 'string', default: '0.5' } },
 });
 const task = positionals.join(' ') || 'send an email to the customer';
 const ranker = createDirectoryBoostRanker({ directory: values.directory!, boost: Number(values.boost) });

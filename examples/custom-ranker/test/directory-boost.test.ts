@@ -49,7 +49,7 @@ describe('the directory-boost ranker plugged into the engine', () => {
     expect(new Set(names(boosted))).toEqual(new Set(names(byDefault)));
     const before = new Map(byDefault.map((s) => [s.node.id, s.score]));
     for (const symbol of boosted) {
-      const bonus = inOrders(symbol) ? 0.3 : 0;
+      const bonus = inOrders(symbol) ? 0.5 : 0;
       expect(symbol.score).toBeCloseTo(before.get(symbol.node.id)! + bonus, 9);
       expect(symbol.components[DIRECTORY_BOOST_COMPONENT]).toBe(bonus);
     }
@@ -69,7 +69,7 @@ describe('the directory-boost ranker plugged into the engine', () => {
     const engine = createEngine({ store: sample.store, ranker: createDirectoryBoostRanker({ directory: ORDERS }) });
     const why = await engine.explainSymbol(TASK, 'send_order_confirmation');
     expect(why.rank).toBeLessThanOrEqual(2);
-    expect(why.components[DIRECTORY_BOOST_COMPONENT]).toBe(0.3);
+    expect(why.components[DIRECTORY_BOOST_COMPONENT]).toBe(0.5);
   });
 
   it('orders by walk score alone with the walk-only ranker', async () => {

@@ -25,8 +25,53 @@ import { bestIncoming, edgesAmongIds, runTask, walkFromSeeds } from './pipeline.
 import type { CachedWalk, PipelineContext } from './pipeline.js';
 import { explainRun } from './explain.js';
 import { findTests } from './test-scope.js';
+import type { Channel } from './channel.js';
+import { createLexicalChannel } from './channels/lexical.js';
 
 const PACK_NOTE_KIND = 'context_pack';
+
+/** Content digests of vocabulary plugins; a validated plugin is frozen, so its digest never changes. */
+const pluginDigests = new WeakMap<EquivalencePlugin, string>();
+
+/** What the registered vocabulary is: every plugin's name and content, in registration order. */
+function vocabularyFingerprint(registry: ClassRegistry): string {
+  return registry
+    .list()
+    .map((plugin) => {
+      let digest = pluginDigests.get(plugin);
+      if (digest === undefined) {
+        digest = sha256Hex(JSON.stringify(plugin));
+        pluginDigests.set(plugin, digest);
+      }
+      return digest;
+    })
+    .join(',');
+}
+
+/** Names of the stages the engine runs itself; a registered channel may not take them. */
+const RESERVED_CHANNEL_NAMES = new Set(['tiered', 'bm25', 'equiv', 'path', 'vector']);
+
+/** The built-in lexical channel, replaced by a registered one of the same name, then the others in order. */
+function registeredChannels(extra: readonly Channel[] | undefined): Channel[] {
+  const list: Channel[] = [createLexicalChannel()];
+  const seen = new Set<string>();
+  for (const channel of extra ?? []) {
+    if (!channel || typeof channel.name !== 'string' || typeof channel.run !== 'function' || typeof channel.fingerprint !== 'function') {
+      throw new KnowingError(ErrorCode.InvalidArgument, 'a channel needs a name, fingerprint() and run()', { source: 'engine', hint: 'see the Channel interface of @knowing/engine' });
+    }
+    if (RESERVED_CHANNEL_NAMES.has(channel.name) || seen.has(channel.name)) {
+      throw new KnowingError(ErrorCode.InvalidArgument, `channel name "${channel.name}" is ${seen.has(channel.name) ? 'registered twice' : 'reserved for a built-in stage'}`, {
+        source: 'engine',
+        hint: 'give the channel a name of its own',
+      });
+    }
+    seen.add(channel.name);
+    const builtIn = list.findIndex((c) => c.name === channel.name);
+    if (builtIn >= 0) list[builtIn] = channel;
+    else list.push(channel);
+  }
+  return list;
+}
 
 interface CachedAnswer {
   readonly pack: ContextPack;
@@ -55,6 +100,7 @@ export function createEngine(config: CreateEngineOptions): Engine {
     (config.classes as readonly EquivalencePlugin[] | undefined) ?? BUILTIN_PLUGINS,
   );
   const equivalence = createEquivalenceStage(registry, options.equivalence);
+  const channels = registeredChannels(config.channels);
   const graph = new GraphStateCache(store, options.walk);
   const clock = config.now ?? Date.now;
   const sessions = new Map<string, SessionTracker>();
@@ -83,6 +129,7 @@ export function createEngine(config: CreateEngineOptions): Engine {
     ranker,
     equivalence,
     vector: config.vector,
+    channels,
     now: clock(),
     session: sessionTracker(session),
   });
@@ -109,9 +156,10 @@ export function createEngine(config: CreateEngineOptions): Engine {
   };
 
   // Options are frozen for the engine's lifetime: their part of every cache key is computed once.
-  const configKey = `${ranker.name}\0${JSON.stringify(options)}`;
+  const configKey = `${ranker.name}\0${JSON.stringify(options)}\0${channels.map((c) => `${c.name}=${c.fingerprint()}`).join('\0')}`;
+  // Plugins can be registered and removed at any time: their part of the key is read per query.
   const cacheKey = (kind: string, subject: string, budget: number, format: string): string =>
-    sha256Hex(`${kind}\0${subject}\0${budget}\0${format}\0${configKey}`);
+    sha256Hex(`${kind}\0${subject}\0${budget}\0${format}\0${configKey}\0${vocabularyFingerprint(registry)}`);
 
   async function cached(key: string, snapshot: string | null): Promise<CachedAnswer | undefined> {
     const hit = memory.get(key);

@@ -17,7 +17,7 @@ export function fuseChannels(
   const entries = new Map<string, { node: GraphNode; score: number; order: number; channels: ChannelName[]; details: Partial<Record<ChannelName, string>> }>();
   let order = 0;
   for (const [name, hits] of Object.entries(channels) as [ChannelName, readonly ChannelHit[]][]) {
-    const weight = weights[name] ?? 0;
+    const weight = weights[name] ?? 1;
     if (!hits || hits.length === 0 || weight <= 0) continue;
     hits.forEach((hit, rank) => {
       let entry = entries.get(hit.node.id);

@@ -29,4 +29,7 @@ export type {
   TestScopeResult,
 } from './types.js';
 export { fuseChannels } from './fusion.js';
+export { createLexicalChannel, DEFAULT_LEXICAL_CHANNEL_OPTIONS } from './channels/lexical.js';
+export type { LexicalChannelOptions, LexicalChannelInput } from './channels/lexical.js';
+export type { Channel, ChannelContext } from './channel.js';
 export { noiseReason } from './seeds.js';

@@ -13,6 +13,10 @@ export interface ChannelWeights {
   readonly path: number;
   /** A user-supplied vector channel. @default 0 */
   readonly vector: number;
+  /** BM25F over what each symbol says and does, its body included. @default 2 */
+  readonly lexical: number;
+  /** Channels registered with `createEngine({ channels })`, by name. @default 1 each */
+  readonly [channel: string]: number;
 }
 
 /** Caps and thresholds of the tiered name channel. */
@@ -197,7 +201,7 @@ export type EngineOptionsInput = {
 
 /** The seeds' defaults for every tunable. */
 export const DEFAULT_ENGINE_OPTIONS: EngineOptions = deepFreeze({
-  channels: { tiered: 2, bm25: 2, equiv: 2, path: 1.5, vector: 0 },
+  channels: { tiered: 2, bm25: 2, equiv: 2, path: 1.5, vector: 0, lexical: 2 },
   tiered: {
     prefixBelow: 15,
     prefixCap: 30,

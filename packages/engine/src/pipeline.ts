@@ -17,6 +17,7 @@ import { pathChannel } from './channels/path.js';
 import { boostTermMatches, fuseChannels } from './fusion.js';
 import { addImplementors, isTestNode, namespaceWrappers, noiseReason, selectSeeds } from './seeds.js';
 import { HitList } from './channels/common.js';
+import type { Channel } from './channel.js';
 
 /** Everything one pipeline run reads. */
 export interface PipelineContext {
@@ -25,6 +26,8 @@ export interface PipelineContext {
   readonly ranker: CheckedRanker;
   readonly equivalence: EquivalenceStage;
   readonly vector: VectorChannel | undefined;
+  /** Channels run for every task besides the built-in name channels (the lexical one first). */
+  readonly channels: readonly Channel[];
   readonly now: number;
   readonly session: SessionTracker | undefined;
   /** Reuses walks across queries; left out when every stage must be recomputed (explain). */
@@ -74,7 +77,14 @@ export async function runTask(ctx: PipelineContext, state: GraphState, task: str
   const vector = ctx.vector && options.channels.vector > 0 ? await vectorChannel(store, ctx.vector, task) : [];
   timings.vector = lap();
 
-  const channels: Record<ChannelName, readonly ChannelHit[]> = { tiered, bm25: bm25.hits, equiv: equivHits, path, vector };
+  const channels: Record<ChannelName, readonly ChannelHit[]> = { tiered, bm25: bm25.hits, equiv: equivHits, path, vector, lexical: [] };
+  const aboutTests = isTestTask(task, allKeywords(keywords), DEFAULT_TEST_TASK_WORDS);
+  for (const channel of ctx.channels) {
+    if ((options.channels[channel.name] ?? 1) <= 0) continue;
+    lap = timer();
+    channels[channel.name] = await channel.run({ store, task, keywords, aboutTests });
+    timings[channel.name] = lap();
+  }
   lap = timer();
   const terms = new Set(taskTerms(task));
   let fused = boostTermMatches(
@@ -87,7 +97,6 @@ export async function runTask(ctx: PipelineContext, state: GraphState, task: str
   const wrappers = await namespaceWrappers(store, [...fused.map((c) => c.node), ...path.map((h) => h.node)], state.namespaces);
   if (wrappers.size > 0) fused = fused.filter((c) => !wrappers.has(c.node.id));
   const pathSeeds = wrappers.size > 0 ? path.filter((h) => !wrappers.has(h.node.id)) : path;
-  const aboutTests = isTestTask(task, allKeywords(keywords), DEFAULT_TEST_TASK_WORDS);
   const seeds = selectSeeds(fused, pathSeeds, state.adjacency.nodeCount, options.seeds, options.path.supplementalWeight, aboutTests);
   timings.seeds = lap();
 
@@ -101,7 +110,7 @@ export async function runTask(ctx: PipelineContext, state: GraphState, task: str
         .filter((n) => noiseReason(n) === null && (aboutTests || !isTestNode(n)))
         .slice(0, options.equivalence.maxForced)
     : [];
-  const inputs = await buildRankInputs(ctx, state, walked, seeds, forced, cluster, equivalence.classesByNode, terms);
+  const inputs = await buildRankInputs(ctx, state, walked, seeds, forced, cluster, equivalence.classesByNode, terms, lexicalEvidence(channels['lexical'] ?? []), channelRanks(channels));
   timings.inputs = lap();
 
   lap = timer();
@@ -136,6 +145,32 @@ async function vectorChannel(store: GraphStore, vector: VectorChannel, task: str
   const list = new HitList();
   list.add(await store.getNodes(ids), 'vector');
   return list.hits;
+}
+
+/**
+ * The lexical channel's hits as ranking evidence: each hit's score relative to the best one.
+ * Every hit becomes a candidate, reached by the walk or not: lexical evidence is not replaced
+ * by graph evidence, only weighed with it.
+ */
+function lexicalEvidence(hits: readonly ChannelHit[]): Map<NodeId, { node: GraphNode; value: number }> {
+  const evidence = new Map<NodeId, { node: GraphNode; value: number }>();
+  const best = hits[0]?.score ?? 0;
+  if (best <= 0) return evidence;
+  for (const hit of hits) if (hit.score !== undefined && hit.score > 0) evidence.set(hit.node.id, { node: hit.node, value: hit.score / best });
+  return evidence;
+}
+
+/** Each symbol's 0-based rank in every channel that returned it. */
+function channelRanks(channels: Readonly<Record<string, readonly ChannelHit[]>>): Map<NodeId, Record<string, number>> {
+  const ranks = new Map<NodeId, Record<string, number>>();
+  for (const [name, hits] of Object.entries(channels)) {
+    hits.forEach((hit, rank) => {
+      let entry = ranks.get(hit.node.id);
+      if (!entry) ranks.set(hit.node.id, (entry = {}));
+      if (!(name in entry)) entry[name] = rank;
+    });
+  }
+  return ranks;
 }
 
 /** Walk result keyed for lookups, plus the raw arrays. */
@@ -257,6 +292,8 @@ async function buildRankInputs(
   cluster: string,
   classesByNode: ReadonlyMap<NodeId, readonly string[]>,
   terms: ReadonlySet<string>,
+  lexical: ReadonlyMap<NodeId, { readonly node: GraphNode; readonly value: number }>,
+  ranks: ReadonlyMap<NodeId, Readonly<Record<string, number>>>,
 ): Promise<BuiltInputs> {
   const { adjacency } = state;
   const seedById = new Map(seeds.map((s) => [s.node.id, s]));
@@ -264,6 +301,8 @@ async function buildRankInputs(
   for (const seed of seeds) if (!walked.byId.has(seed.node.id) && !seed.node.external) ids.push(seed.node.id);
   const forcedIds = new Set(forced.map((n) => n.id));
   for (const node of forced) if (!ids.includes(node.id)) ids.push(node.id);
+  const known = new Set(ids);
+  for (const id of lexical.keys()) if (!known.has(id)) ids.push(id);
   const nodes = await ctx.store.getNodes(ids);
 
   const hitsById = new Map<NodeId, { hub: number; authority: number }>();
@@ -310,6 +349,8 @@ async function buildRankInputs(
       ...(classes ? { equivalenceClasses: classes } : {}),
       ...(termMatches > 0 ? { termMatches } : {}),
       ...(text.has(node.id) ? { textMatch: text.get(node.id)! } : {}),
+      ...(lexical.has(node.id) ? { lexical: lexical.get(node.id)!.value } : {}),
+      ...(ranks.has(node.id) ? { channelRanks: ranks.get(node.id)! } : {}),
       ...(forcedIds.has(node.id) ? { forced: true } : {}),
     });
   }

@@ -5,15 +5,14 @@ import type { ClassRegistry } from '@knowing/equivalence';
 import type { Tokenizer } from '@knowing/pack';
 import type { EngineOptions, EngineOptionsInput } from './options.js';
 
-/** Channel names as they appear in traces and explanations. */
-export type ChannelName = 'tiered' | 'bm25' | 'equiv' | 'path' | 'vector';
+/**
+ * Channel names as they appear in traces and explanations: the built-in ones, and those of
+ * channels registered with `createEngine({ channels })`.
+ */
+export type ChannelName = 'tiered' | 'bm25' | 'equiv' | 'path' | 'vector' | 'lexical' | (string & {});
 
-/** One hit of one channel, best first within the channel. */
-export interface ChannelHit {
-  readonly node: GraphNode;
-  /** Which tier or sub-rule produced it (`exact`, `prefix`, `substring`, `path`, a class concept, …). */
-  readonly detail: string;
-}
+export type { ChannelHit } from './channel.js';
+import type { Channel, ChannelHit } from './channel.js';
 
 /** A fused candidate before the walk. */
 export interface FusedCandidate {
@@ -55,6 +54,12 @@ export interface CreateEngineOptions {
    */
   readonly symbolCost?: (format: string) => ((symbol: RankedSymbol) => number) | undefined;
   readonly vector?: VectorChannel;
+  /**
+   * Retrieval channels added to the built-in ones, fused at `options.channels[name]` (a
+   * channel without a weight there is fused at 1). One named like a built-in replaces it:
+   * `createLexicalChannel({ … })` with other settings replaces the default lexical channel.
+   */
+  readonly channels?: readonly Channel[];
   readonly options?: EngineOptionsInput;
   /** Clock for sessions and feedback; defaults to `Date.now`. */
   readonly now?: () => number;

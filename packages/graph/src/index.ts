@@ -23,6 +23,10 @@ export type {
   TextSearchOptions,
   TextHit,
   TextSearch,
+  LexicalField,
+  LexicalDocument,
+  LexicalSearchOptions,
+  LexicalSearch,
   Note,
   NoteStore,
   FeedbackRecord,
@@ -36,6 +40,7 @@ export type {
   RankedSymbol,
   ContextPack,
 } from './types.js';
+export { LEXICAL_FIELDS } from './types.js';
 export { EDGE_TYPES, DEFAULT_EDGE_WEIGHT, edgeTypeInfo, edgeWeight, isStructuralEdge } from './edge-types.js';
 export { ErrorCode, KnowingError, isKnowingError } from './errors.js';
 export type { KnowingErrorOptions } from './errors.js';

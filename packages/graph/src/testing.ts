@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { edgeKey, merkleRoot, nodeId, snapshotId } from './identity.js';
 import { packageOf, qualifiedName } from './names.js';
-import type { FileRecord, FileWrite, GraphEdge, GraphNode, GraphStore, NodeKind, WriteBatch } from './types.js';
+import type { FileRecord, FileWrite, GraphEdge, GraphNode, GraphStore, LexicalDocument, NodeId, NodeKind, WriteBatch } from './types.js';
 
 /** Options of {@link testGraphStore}. */
 export interface TestGraphStoreOptions {
@@ -492,6 +492,78 @@ export function testGraphStore(name: string, makeStore: () => Promise<GraphStore
       test('search sees rewrites and deletions', async () => {
         await store.applyBatch({ deleteFiles: [f.paths.session] });
         expect(await store.search('refresh_token')).toEqual([]);
+      });
+    });
+
+    describe('lexical search', () => {
+      const doc = (fields: Partial<LexicalDocument>): LexicalDocument => ({ name: '', path: '', signature: '', doc: '', body: '', members: '', ...fields });
+      // Terms as a producer normalised them; `token` is common, `expir` rare.
+      const lexical = (): Map<string, Map<NodeId, LexicalDocument>> =>
+        new Map([
+          [f.paths.session, new Map([
+            [f.n.refresh_token.id, doc({ name: 'refresh token', body: 'refresh token token expir issu access' })],
+            [f.n.SessionStore.id, doc({ name: 'session store', body: 'session store keep memori load token refresh' })],
+            [f.n.load.id, doc({ name: 'load', body: 'load session call refresh token when token expir' })],
+          ])],
+          [f.paths.routes, new Map([
+            [f.n.before_request.id, doc({ name: 'request', doc: 'run request', body: 'request header check' })],
+            [f.n.handle_login.id, doc({ name: 'handl login', body: 'login user session load start request' })],
+          ])],
+          [f.paths.tests, new Map([[f.n.test_load.id, doc({ name: 'test load', body: 'test load session expir' })]])],
+        ]);
+      const withLexical = (batch: WriteBatch): WriteBatch => {
+        const docs = lexical();
+        return { ...batch, files: (batch.files ?? []).map((w) => (docs.has(w.file.path) ? { ...w, lexical: docs.get(w.file.path)! } : w)) };
+      };
+      beforeEach(async () => {
+        await store.applyBatch(withLexical(f.batch));
+      });
+
+      test('lexicalSearch ranks by BM25: more occurrences of a rarer term rank higher', async () => {
+        const hits = await store.lexicalSearch(['expir']);
+        expect(ids(hits.map((h) => h.node))).toEqual(ids([f.n.refresh_token, f.n.load]));
+        const ranked = await store.lexicalSearch(['token']);
+        expect(ranked[0]!.node.id).toBe(f.n.refresh_token.id);
+        for (let i = 1; i < ranked.length; i++) expect(ranked[i - 1]!.score).toBeGreaterThanOrEqual(ranked[i]!.score);
+        for (const h of ranked) expect(h.score).toBeGreaterThan(0);
+        expect(await store.lexicalSearch(['nowher'])).toEqual([]);
+        expect(await store.lexicalSearch([])).toEqual([]);
+      });
+
+      test('lexicalSearch counts each distinct term once and any term matches', async () => {
+        const once = await store.lexicalSearch(['login', 'header']);
+        const twice = await store.lexicalSearch(['login', 'header', 'login']);
+        expect(ids(once.map((h) => h.node))).toEqual(ids([f.n.handle_login, f.n.before_request]));
+        expect(twice.map((h) => [h.node.id, h.score.toFixed(6)])).toEqual(once.map((h) => [h.node.id, h.score.toFixed(6)]));
+      });
+
+      test('lexicalSearch leaves tests out unless asked, filters kinds and honours limit', async () => {
+        expect(ids((await store.lexicalSearch(['expir'])).map((h) => h.node))).not.toContain(f.n.test_load.id);
+        expect(ids((await store.lexicalSearch(['expir'], { includeTests: true })).map((h) => h.node))).toContain(f.n.test_load.id);
+        expect(ids((await store.lexicalSearch(['token'], { kinds: ['method'] })).map((h) => h.node))).toEqual([f.n.load.id]);
+        expect(await store.lexicalSearch(['token'], { limit: 1 })).toHaveLength(1);
+      });
+
+      test('field weights decide between a name match and a body match', async () => {
+        // `request` is before_request's name; handle_login only uses it in its body.
+        const byName = await store.lexicalSearch(['request'], { fieldWeights: { name: 10 } });
+        expect(byName[0]!.node.id).toBe(f.n.before_request.id);
+        const byBody = await store.lexicalSearch(['request'], { fieldWeights: { name: 0, doc: 0, body: 10 } });
+        expect(byBody.map((h) => h.node.id)).toContain(f.n.handle_login.id);
+        const scores = new Map(byBody.map((h) => [h.node.id, h.score]));
+        const nameScores = new Map(byName.map((h) => [h.node.id, h.score]));
+        expect(scores.get(f.n.handle_login.id)! / scores.get(f.n.before_request.id)!).toBeGreaterThan(
+          nameScores.get(f.n.handle_login.id)! / nameScores.get(f.n.before_request.id)!,
+        );
+      });
+
+      test('a file rewrite replaces its lexical documents; deleting the file removes them', async () => {
+        const session = f.files[f.paths.session]!;
+        await store.applyBatch({ files: [{ ...session, lexical: new Map([[f.n.load.id, doc({ body: 'renew' })]]) }] });
+        expect(ids((await store.lexicalSearch(['renew'])).map((h) => h.node))).toEqual([f.n.load.id]);
+        expect(ids((await store.lexicalSearch(['expir'])).map((h) => h.node))).toEqual([]);
+        await store.applyBatch({ deleteFiles: [f.paths.session] });
+        expect(await store.lexicalSearch(['renew'])).toEqual([]);
       });
     });
 

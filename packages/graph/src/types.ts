@@ -212,6 +212,12 @@ export interface FileWrite {
   readonly nodes: readonly GraphNode[];
   /** Edges owned by this file (normally those whose source it defines). */
   readonly edges: readonly GraphEdge[];
+  /**
+   * Lexical documents of this file's nodes, by node id. A file write replaces the documents
+   * of all its nodes: a node left out of the map (or a write without the map) has none and is
+   * not found by `lexicalSearch`.
+   */
+  readonly lexical?: ReadonlyMap<NodeId, LexicalDocument>;
 }
 
 /** Edges owned by something other than a file, e.g. a derived pass (`derived:inherits`). */
@@ -278,6 +284,44 @@ export interface TextHit {
  */
 export interface TextSearch {
   search(query: string, options?: TextSearchOptions): Promise<TextHit[]>;
+}
+
+/** Fields of a symbol's lexical document. */
+export type LexicalField = 'name' | 'path' | 'signature' | 'doc' | 'body' | 'members';
+
+/** Every lexical field, in document order. */
+export const LEXICAL_FIELDS: readonly LexicalField[] = Object.freeze(['name', 'path', 'signature', 'doc', 'body', 'members']);
+
+/**
+ * What a symbol says and does, for the lexical index: per field, its terms separated by single
+ * spaces (`body`: the symbol's own lines; `members`: the lines of the functions nested in it,
+ * a class's methods, so a search can weigh a class by what its methods do less than by what it
+ * says itself),
+ * spaces, already normalised by the producer (the indexer uses `lexicalTerms` of
+ * `@knowing/keywords`: identifiers split, lower-cased, stemmed). A store never tokenises: it
+ * counts the terms it is given, and queries bring terms normalised the same way.
+ */
+export type LexicalDocument = Readonly<Record<LexicalField, string>>;
+
+/** Options for `LexicalSearch.lexicalSearch`. */
+export interface LexicalSearchOptions {
+  /** @default 50 */
+  readonly limit?: number;
+  /** Per-field weights of the term frequencies (BM25F); missing fields weigh 1. */
+  readonly fieldWeights?: Readonly<Partial<Record<LexicalField, number>>>;
+  /** Test code is left out unless asked for. @default false */
+  readonly includeTests?: boolean;
+  readonly kinds?: readonly NodeKind[];
+}
+
+/**
+ * Okapi BM25 (k1 1.2, b 0.75) over lexical documents: a document matches when it holds any of
+ * the terms; each distinct term counts once, weighted by its rarity among the documents; a
+ * field's occurrences count `fieldWeights[field]` times; length is normalised over the whole
+ * document. Best first, scores > 0.
+ */
+export interface LexicalSearch {
+  lexicalSearch(terms: readonly string[], options?: LexicalSearchOptions): Promise<TextHit[]>;
 }
 
 /** A stored note: an opaque blob under a key, stamped with the snapshot it was made for. */
@@ -374,7 +418,7 @@ export interface SnapshotStore {
 }
 
 /** Everything the engine needs from a store. `close()` releases it. */
-export interface GraphStore extends GraphReader, GraphWriter, TextSearch, NoteStore, FeedbackStore, VocabStore, SnapshotStore {
+export interface GraphStore extends GraphReader, GraphWriter, TextSearch, LexicalSearch, NoteStore, FeedbackStore, VocabStore, SnapshotStore {
   close(): Promise<void>;
 }
 

@@ -15,6 +15,7 @@ import type {
   RepoInfo,
   Snapshot,
   TextColumn,
+  LexicalDocument,
   VocabAssociation,
 } from '../src/index.js';
 import { testGraphStore } from '../src/testing.js';
@@ -34,6 +35,7 @@ function createMemoryStore(): GraphStore {
   const feedback: { symbol: string; useful: boolean; root: string | null; cluster: string | null }[] = [];
   const vocab = new Map<string, VocabAssociation>();
   const snapshots: Snapshot[] = [];
+  const lexical = new Map<string, LexicalDocument>();
   const key = (e: GraphEdge): string => `${e.source}|${e.type}|${e.target}`;
   const replaceOwned = (owner: string, list: readonly GraphEdge[]): void => {
     for (const [k, v] of edges) if (v.owner === owner) edges.delete(k);
@@ -129,6 +131,11 @@ function createMemoryStore(): GraphStore {
         const keep = new Set(w.nodes.map((n) => n.id));
         for (const [id, n] of nodes) if (n.file === w.file.path && !keep.has(id)) nodes.delete(id);
         for (const n of w.nodes) nodes.set(n.id, n);
+        for (const n of w.nodes) {
+          const doc = w.lexical?.get(n.id);
+          if (doc) lexical.set(n.id, doc);
+          else lexical.delete(n.id);
+        }
         nodesWritten += w.nodes.length;
         replaceOwned(`file:${w.file.path}`, w.edges);
       }
@@ -140,6 +147,7 @@ function createMemoryStore(): GraphStore {
       for (const [k, { edge }] of edges) if (!nodes.has(edge.source) || !nodes.has(edge.target)) edges.delete(k);
       const touched = new Set([...edges.values()].flatMap(({ edge }) => [edge.source, edge.target]));
       for (const [id, n] of nodes) if (n.external && !touched.has(id)) nodes.delete(id);
+      for (const id of lexical.keys()) if (!nodes.has(id)) lexical.delete(id);
       const root = merkleRoot([...roots().values()]);
       const snapshot: Snapshot = { id: snapshotId(root), root, generation: snapshots.length + 1, createdAt: Date.now(), nodeCount: nodes.size, edgeCount: edges.size };
       snapshots.push(snapshot);
@@ -169,6 +177,40 @@ function createMemoryStore(): GraphStore {
         return { node: n, score };
       });
       return hits.filter((h) => h.score > 0).sort((a, b) => b.score - a.score).slice(0, o.limit ?? 30);
+    },
+    async lexicalSearch(query, o = {}) {
+      // Plain BM25 with the always-positive idf ln(1 + (N - n + .5) / (n + .5)): another choice
+      // than FTS5's where the contract leaves room.
+      const weights: Record<string, number> = { name: 1, path: 1, signature: 1, doc: 1, body: 1, members: 1, ...o.fieldWeights };
+      const docs = [...lexical].map(([id, d]) => {
+        const tf = new Map<string, number>();
+        let length = 0;
+        for (const [field, text] of Object.entries(d)) {
+          for (const term of text.split(' ').filter(Boolean)) {
+            tf.set(term, (tf.get(term) ?? 0) + weights[field]!);
+            length++;
+          }
+        }
+        return { node: nodes.get(id)!, tf, length };
+      });
+      const avg = docs.reduce((sum, d) => sum + d.length, 0) / Math.max(1, docs.length);
+      const terms = [...new Set(query)];
+      const idf = new Map(terms.map((t) => {
+        const n = docs.filter((d) => d.tf.has(t)).length;
+        return [t, Math.log(1 + (docs.length - n + 0.5) / (n + 0.5))];
+      }));
+      return docs
+        .filter((d) => (o.includeTests || !d.node.isTest) && (!o.kinds || o.kinds.includes(d.node.kind)) && terms.some((t) => d.tf.has(t)))
+        .map((d) => ({
+          node: d.node,
+          score: terms.reduce((sum, t) => {
+            const f = d.tf.get(t) ?? 0;
+            return sum + (idf.get(t)! * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.length) / avg));
+          }, 0),
+        }))
+        .filter((h) => h.score > 0)
+        .sort((a, b) => b.score - a.score)
+        .slice(0, o.limit ?? 50);
     },
     async getNote(k) {
       return notes.get(k);

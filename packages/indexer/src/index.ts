@@ -6,6 +6,9 @@ export { createLanguageRegistry, BUILTIN_LANGUAGES } from './languages/registry.
 export type { LanguageRegistry, LanguageRegistryOptions } from './languages/registry.js';
 export { pythonLanguage } from './languages/python.js';
 export { CONFIDENCE } from './resolve.js';
+export { extractFile } from './extract.js';
+export type { ExtractTask, ExtractResult, ReadFile } from './extract.js';
+export { qualifiedNameOf } from './resolve.js';
 export { DERIVED_PASSES, DERIVED_SHARDS } from './derive.js';
 export { detectRepoId, normaliseRemoteUrl } from './repo-id.js';
 export { loadGrammar, createParser, withTree, ParseTimeoutError } from './parser.js';

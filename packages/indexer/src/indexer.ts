@@ -16,6 +16,7 @@ import type { DiscoveredFile, KnownFileState, SkipReason } from './discover.js';
 import { emptyExtraction, extractFile, moduleVersion } from './extract.js';
 import type { ExtractResult, ExtractTask } from './extract.js';
 import { createLanguageRegistry } from './languages/registry.js';
+import { LEXICAL_VERSION, lexicalDocuments } from './lexical.js';
 import type { FileExtraction, LanguageModule } from './languages/types.js';
 import { createWorkerPool, TaskTimeoutError, WorkerStartupError } from './pool.js';
 import { externalNode, Project } from './resolve.js';
@@ -271,7 +272,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       continue;
     }
     const version = moduleVersion(entry.module);
-    const hash = outputHash(`${entry.contentHash}\0${version}\0${repoId}`, output.edges);
+    const hash = outputHash(`${entry.contentHash}\0${version}\0${repoId}\0lexical${LEXICAL_VERSION}`, output.edges);
     files[entry.file.path] = {
       sizeBytes: entry.file.sizeBytes,
       // A failed file must read as changed next time: no mtime shortcut, no matching hash.
@@ -316,7 +317,8 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       indexedAt: files[entry.file.path]!.indexedAt,
       syntaxErrors: entry.extraction!.syntaxErrors,
     };
-    writes.push({ file: record, nodes: project.nodesOf(project.unitOf(entry.file.path)!), edges: output.edges });
+    const nodes = project.nodesOf(project.unitOf(entry.file.path)!);
+    writes.push({ file: record, nodes, edges: output.edges, lexical: lexicalDocuments(nodes, readSource(root, entry.file.path)) });
     for (const name of output.externals) if (!externals.has(name)) externals.set(name, externalNode(repoId, name));
   }
   const ownedEdges: OwnedEdges[] = changedOwners.map((owner) => ({ owner, edges: derivedOutputs.get(owner)!.edges }));
@@ -551,6 +553,15 @@ async function parseAll(
     await pool.close();
   }
   return { results, threads: fellBack ? 1 : Math.min(requested, total), inWorkers: !fellBack, warnings };
+}
+
+/** A file's text for the lexical index; undefined when it can no longer be read (its nodes get bodiless documents). */
+function readSource(root: string, file: string): string | undefined {
+  try {
+    return readFileSync(path.join(root, file), 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 function outputHash(prefix: string, edges: readonly GraphEdge[]): string {

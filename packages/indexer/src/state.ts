@@ -17,6 +17,7 @@
  * with; a mismatch (a run killed between writes, another writer) makes the indexer distrust
  * both and take the full path, which rewrites every owner.
  */
+import { LEXICAL_VERSION } from './lexical.js';
 import { createHash, randomUUID } from 'node:crypto';
 import type { GraphStore, NodeId } from '@knowing/graph';
 import { encodeTables, extractionPayload, openTables, peekTablesId } from './codec.js';
@@ -32,9 +33,15 @@ const TABLES_KEY = 'indexer:tables';
 const TABLES_KIND = 'indexer-tables';
 /**
  * Bumped when the layout changes, and when a derived pass's rules change: the fast path keeps
- * derived edges of unchanged tables, so a state of the old rules must not be trusted.
+ * derived edges of unchanged tables, so a state of the old rules must not be trusted. 7: files
+ * carry lexical documents, which every file of an older index lacks until written again.
  */
-const STATE_VERSION = 6;
+const STATE_VERSION = 7;
+/**
+ * What a stored state is valid for: its layout and rules, and the make-up of the lexical
+ * documents its files were written with (a new make-up rewrites every file once).
+ */
+const STATE_STAMP = STATE_VERSION * 100 + LEXICAL_VERSION;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -128,7 +135,7 @@ export async function loadState(store: GraphStore, repoId: string): Promise<Inde
   } catch {
     return undefined;
   }
-  if (stored.v !== STATE_VERSION || stored.repoId !== repoId) return undefined;
+  if (stored.v !== STATE_STAMP || stored.repoId !== repoId) return undefined;
   const delta = candidate && stored.id !== undefined && candidate.base === stored.id ? candidate : undefined;
   if (!delta && note.snapshot !== snapshot.id) return undefined;
   // The parsed objects are ours: swap the external indexes for names in place rather than
@@ -156,7 +163,7 @@ async function loadDelta(store: GraphStore, snapshotId: string, repoId: string):
   if (!note || note.snapshot !== snapshotId) return undefined;
   try {
     const delta = JSON.parse(decoder.decode(note.value)) as StoredDelta;
-    return delta.v === STATE_VERSION && delta.repoId === repoId ? delta : undefined;
+    return delta.v === STATE_STAMP && delta.repoId === repoId ? delta : undefined;
   } catch {
     return undefined;
   }
@@ -172,7 +179,7 @@ async function loadDelta(store: GraphStore, snapshotId: string, repoId: string):
 export async function saveState(store: GraphStore, state: Omit<IndexState, 'v' | 'basis'>, snapshotId: string, previous?: IndexState): Promise<void> {
   const changed = previous?.basis ? filesToDelta(previous, state.files) : undefined;
   if (changed) {
-    const delta: StoredDelta = { v: STATE_VERSION, base: previous!.basis!.stateId, repoId: state.repoId, tablesId: state.tablesId, derived: state.derived, files: changed };
+    const delta: StoredDelta = { v: STATE_STAMP, base: previous!.basis!.stateId, repoId: state.repoId, tablesId: state.tablesId, derived: state.derived, files: changed };
     await store.putNote(DELTA_KEY, DELTA_KIND, encoder.encode(JSON.stringify(delta)), snapshotId);
     return;
   }
@@ -191,7 +198,7 @@ export async function saveState(store: GraphStore, state: Omit<IndexState, 'v' |
     });
     files[file] = { ...entry, externals };
   }
-  const stored: StoredState = { v: STATE_VERSION, id: randomUUID(), repoId: state.repoId, tablesId: state.tablesId, derived: state.derived, externalNames, files };
+  const stored: StoredState = { v: STATE_STAMP, id: randomUUID(), repoId: state.repoId, tablesId: state.tablesId, derived: state.derived, externalNames, files };
   await store.putNote(STATE_KEY, STATE_KIND, encoder.encode(JSON.stringify(stored)), snapshotId);
   // A delta left behind names a state note that no longer exists: harmless, but dead weight.
   await store.deleteNote(DELTA_KEY);

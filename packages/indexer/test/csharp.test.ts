@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Parser } from 'web-tree-sitter';
 import { csharpLanguage } from '../src/languages/csharp.js';
 import type { FileExtraction, ProjectLayout } from '../src/languages/types.js';
+import { extractFile } from '../src/extract.js';
 import { createParser, withTree } from '../src/parser.js';
 import { referenceRow, symbolRow } from './helpers/extraction.js';
 
@@ -226,6 +227,69 @@ describe('csharpLanguage: usings', () => {
     expect(resolve('Acme.Billing.Contracts.InvoiceDto', 'InvoiceDto', 'Dto')).toEqual({ files: [CONTRACTS] });
     expect(resolve('Microsoft.Extensions.Logging', '*')).toEqual({ files: [], external: 'dotnet' });
     expect(resolve('Serilog.Events', '*')).toEqual({ files: [], external: 'Serilog' });
+  });
+});
+
+describe('csharpLanguage: preprocessor directives', () => {
+  const STARTUP = 'src/Acme.Web/Startup.cs';
+  const startupPath = fileURLToPath(new URL(`./fixtures/csharp-directives/${STARTUP}`, import.meta.url));
+
+  /** Through the indexer's own extraction, which hands the grammar `parseText`'s rewrite. */
+  async function extractStartup(): Promise<FileExtraction> {
+    const result = await extractFile({ path: STARTUP, absolutePath: startupPath, language: 'csharp', timeoutMs: 10_000 });
+    return result.extraction!;
+  }
+
+  it('parses the first branch of each #if, so a directive splitting a parameter list or an `if (…) {` breaks nothing', async () => {
+    const { symbols, references, imports, syntaxErrors } = await extractStartup();
+    expect(symbols.map(symbolRow)).toEqual([
+      'class Startup 9-53 exported ^-1',
+      // `#if NET6_0` inside the parameter list: the first branch's parameter type, no `NET6_0`.
+      'method Startup.Configure 11-17 exported ^0 hints:IApplicationBuilder,IWebHostEnvironment',
+      // `if (…) {` written once per branch: the method keeps its body and the class its members.
+      'method Startup.Register 19-29 exported ^0 hints:IServiceCollection',
+      // `#if DEBUG` / `#elif TRACE` / `#else`: only the first branch.
+      'method Startup.Diagnose 33-33 exported ^0',
+      // `#if false` is dead code: its `#else` is the branch kept.
+      'method Startup.Enabled 43-43 exported ^0',
+      'method Startup.Helper 47-49 ^0',
+      'method Startup.Audit 51-51 ^0 hints:IServiceCollection',
+    ]);
+    expect(references.map(referenceRow)).toEqual([
+      '1 call Helper @17',
+      '2 raise MissingServicesException @26',
+      '2 call Audit @28',
+      '3 call Helper @33',
+      '4 call Helper @43',
+    ]);
+    expect(imports.map((decl) => `${decl.line} ${decl.source}`)).toEqual(['1 Microsoft.AspNetCore.Builder', '3 Microsoft.AspNetCore.Hosting']);
+    expect(syntaxErrors).toBe(0);
+  });
+
+  it('reads names, signatures and docs from the file itself', async () => {
+    const { symbols } = await extractStartup();
+    const byName = (name: string) => symbols.find((s) => s.name === name);
+    expect(byName('Configure')?.signature).toBe(
+      'public void Configure(IApplicationBuilder app, #if NET6_0 IWebHostEnvironment env, #else IHostingEnvironment env, #endif ILogger logger)',
+    );
+    expect(byName('Startup')?.doc).toBe('Wires the request pipeline.');
+    // A doc comment above the `#if` belongs to the member inside it.
+    expect(byName('Diagnose')?.doc).toBe('Logs what runs.');
+  });
+
+  it('hands the grammar a rewrite of the same length and lines, with directives and later branches blanked', () => {
+    const source = readFileSync(startupPath, 'utf8');
+    const parsed = csharpLanguage.parseText!(source);
+    expect(parsed.length).toBe(source.length);
+    const [before, after] = [source.split('\n'), parsed.split('\n')];
+    expect(after.length).toBe(before.length);
+    const kept = (row: number) => after[row - 1] === before[row - 1];
+    const blank = (row: number) => after[row - 1]!.trim() === '' && after[row - 1]!.length === before[row - 1]!.length;
+    for (const row of [2, 4, 12, 14, 15, 16, 21, 23, 24, 25, 32, 34, 35, 36, 37, 38, 40, 41, 42, 44, 46, 52]) expect(blank(row), `line ${row}`).toBe(true);
+    for (const row of [1, 3, 11, 13, 17, 22, 26, 33, 43, 47, 51]) expect(kept(row), `line ${row}`).toBe(true);
+    // A file without directives is handed over as it is.
+    const plain = 'class A { void B() { } }\n';
+    expect(csharpLanguage.parseText!(plain)).toBe(plain);
   });
 });
 

@@ -396,6 +396,129 @@ describe('javascript extraction', () => {
   });
 });
 
+/** test/fixtures/javascript/dynamic: properties and methods defined by calls and chained assignments, exactly. */
+const DYNAMIC_EXTRACTIONS: Record<string, Rendered> = {
+  'lib/cache.js': {
+    symbols: [
+      'class Cache 2-4 exported',
+      'method Cache.clear 6-11 exported in Cache',
+      'method Cache.get 13-15 exported in Cache',
+      'method Cache.read 13-15 exported in Cache',
+      'property Cache.limit 17-19 exported in Cache',
+      'property Cache.size 22-26 exported in Cache',
+      'method Cache.has 27-31 exported in Cache',
+      'field Cache.entries 3-3 exported in Cache',
+    ],
+    references: [
+      'Cache field this.entries @3',
+      'Cache.clear field this.entries @8',
+      'Cache.get field this.entries @14',
+      'Cache.read field this.entries @14',
+      'Cache.limit field this.max @18',
+      'Cache.size field this.entries @24',
+      'Cache.has field this.entries @29',
+    ],
+    imports: ['34 export ./cache.js {Cache as default}'],
+  },
+  'lib/request.js': {
+    symbols: [
+      'variable req 6-6 exported',
+      'function defineGetter 11-17',
+      'property req.protocol 20-23 exported in req',
+      'property req.secure 25-27 exported in req',
+      'function req.get 30-32 exported in req',
+      'function req.header 30-32 exported in req',
+      'property req.host 34-38 exported in req',
+      'property req.ips 40-42 exported in req',
+      'function trustProxy 44-46',
+      'function splitList 48-50',
+    ],
+    references: [
+      'req value http.IncomingMessage @6',
+      '<file> call defineGetter @20',
+      '<file> value req @20',
+      'req.protocol field this.connection @21',
+      'req.protocol call trustProxy @22',
+      'req.protocol call this.get @22',
+      '<file> call defineGetter @25',
+      '<file> value req @25',
+      'req.secure field this.protocol @26',
+      'req.get field this.headers @31',
+      'req.get call name.toLowerCase @31',
+      'req.header field this.headers @31',
+      'req.header call name.toLowerCase @31',
+      'req.host call this.get @36',
+      'req.ips call splitList @41',
+      'req.ips call this.get @41',
+      'splitList call value.split @49',
+    ],
+    imports: ['3 import http * as http', '8 export ./request.js {req as default}'],
+  },
+  // `app.get('/users', function …)` has the same shape as `defineGetter(req, 'name', function …)`: not a property.
+  'lib/routes.js': {
+    symbols: ['variable app 3-3 exported'],
+    references: ['app call express @3', '<file> call app.get @6', '<file> call res.send @7'],
+    imports: ['1 import express * as express', '10 export ./routes.js {app as default}'],
+  },
+};
+
+describe('javascript definitions without a declaration', () => {
+  const dynamic = path.join(fixtures, 'dynamic');
+
+  for (const [file, expected] of Object.entries(DYNAMIC_EXTRACTIONS)) {
+    it(`extracts ${file} exactly`, async () => {
+      expect(render(await extract(file, dynamic))).toEqual(expected);
+    });
+  }
+
+  it('covers every file of the fixture', async () => {
+    expect(Object.keys(DYNAMIC_EXTRACTIONS)).toEqual(await listFiles(dynamic));
+  });
+
+  it('makes a property of a getter passed to a define helper, with the call as its signature', async () => {
+    const request = await extract('lib/request.js', dynamic);
+    expect(request.symbols.find((s) => s.name === 'protocol')).toEqual({
+      name: 'protocol',
+      kind: 'property',
+      scope: ['req'],
+      startLine: 20,
+      endLine: 23,
+      signature: "defineGetter(req, 'protocol', function protocol()",
+      doc: 'The protocol, honouring a trusted proxy.',
+      isTest: false,
+      parent: 0,
+      exported: true,
+    });
+  });
+
+  it('gives every target of a chained assignment the function', async () => {
+    const request = await extract('lib/request.js', dynamic);
+    for (const name of ['get', 'header']) {
+      expect(request.symbols.find((s) => s.name === name)).toMatchObject({
+        kind: 'function',
+        scope: ['req'],
+        parent: 0,
+        signature: 'req.get = req.header = function header(name)',
+        doc: 'A request header, case-insensitively.',
+      });
+    }
+  });
+
+  it('links what the defined properties and methods call and access', async () => {
+    const graph = await buildGraph(dynamic);
+    for (const edge of [
+      'calls lib/request.js.req.protocol -> lib/request.js.trustProxy',
+      'calls lib/request.js.req.ips -> lib/request.js.splitList',
+      'accesses_field lib/cache.js.Cache.clear -> lib/cache.js.Cache.entries',
+      'accesses_field lib/cache.js.Cache.read -> lib/cache.js.Cache.entries',
+      'accesses_field lib/cache.js.Cache.has -> lib/cache.js.Cache.entries',
+      'member_of lib/cache.js.Cache.limit -> lib/cache.js.Cache',
+    ]) {
+      expect(graph.edgeLines).toContain(edge);
+    }
+  });
+});
+
 describe('javascript import resolution', () => {
   const files = ['lib/index.js', 'lib/store.js', 'lib/store.ts', 'lib/plugins/index.js', 'lib/plugins/logger.cjs', 'lib/widget.jsx'];
   const project: ProjectLayout = {

@@ -32,6 +32,7 @@ export const RANK_COMPONENTS = Object.freeze({
   session: 'session',
   termMatch: 'term_match',
   textMatch: 'text_match',
+  lexical: 'lexical',
   hubDamping: 'hub_damping',
   testPenalty: 'test_penalty',
   kindPrior: 'kind_prior',

@@ -56,6 +56,7 @@ const OPTIONAL_NUMBERS = [
   'sessionBoost',
   'termMatches',
   'textMatch',
+  'lexical',
 ] as const;
 
 /**
@@ -156,6 +157,7 @@ export function scoreInput(input: RankInput, scoring: ScoringContext): ScoredInp
     [C.session]: sessionContribution(input.sessionBoost, o.session),
     [C.termMatch]: o.termMatch.weight * Math.min(input.termMatches ?? 0, o.termMatch.cap),
     [C.textMatch]: o.textMatchWeight * (input.textMatch ?? 0),
+    [C.lexical]: o.lexicalWeight * (input.lexical ?? 0),
     [C.hubDamping]: 0,
     [C.testPenalty]: 0,
     [C.kindPrior]: 0,
@@ -200,6 +202,7 @@ export function scoreInput(input: RankInput, scoring: ScoringContext): ScoredInp
     session_boost: input.sessionBoost ?? 0,
     term_matches: input.termMatches ?? 0,
     text_match: input.textMatch ?? 0,
+    lexical: input.lexical ?? 0,
     test_multiplier: testMultiplier,
   };
   const ratio = feedbackRatio(input.feedback, o.feedback.confidence);

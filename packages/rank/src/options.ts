@@ -109,6 +109,7 @@ export const DEFAULT_RANKING_OPTIONS: RankingOptions = deepFreeze({
   forcedMargin: 0.1,
   termMatch: { weight: 0.3, cap: 4 },
   textMatchWeight: 1,
+  lexicalWeight: 1,
 } satisfies RankingOptions);
 
 function invalid(message: string): KnowingError {
@@ -169,6 +170,7 @@ function validateRankingOptions(o: RankingOptions): void {
   checkNumber('termMatch.weight', o.termMatch.weight, 0);
   checkNumber('termMatch.cap', o.termMatch.cap, 0);
   checkNumber('textMatchWeight', o.textMatchWeight, 0);
+  checkNumber('lexicalWeight', o.lexicalWeight, 0);
 }
 
 /** Copy arrays and plain objects (so freezing never touches the caller's values); keep functions. */

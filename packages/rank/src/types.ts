@@ -71,6 +71,13 @@ export interface RankInput {
    * terms, 0..1 relative to the best-matching candidate. Absent = 0.
    */
   readonly textMatch?: number;
+  /**
+   * BM25F score of the symbol's whole text, body included, against the task (the lexical
+   * channel), 0..1 relative to the channel's best hit. Absent = not among the channel's hits.
+   */
+  readonly lexical?: number;
+  /** 0-based rank of the symbol among the hits of each retrieval channel that returned it, by channel name. */
+  readonly channelRanks?: Readonly<Record<string, number>>;
   /** Framework forced injection: the symbol goes to the front of the ranking. */
   readonly forced?: boolean;
 }
@@ -276,6 +283,8 @@ export interface RankingOptions {
   readonly termMatch: TermMatchOptions;
   /** Weight of `RankInput.textMatch`. @default 1 */
   readonly textMatchWeight: number;
+  /** Weight of `RankInput.lexical`. @default 1 */
+  readonly lexicalWeight: number;
 }
 
 /**

@@ -45,6 +45,8 @@ export class DirtyGroups {
 /** Values per row of the multi-row INSERTs, in the column order of their statements. */
 export const NODE_WIDTH = 15;
 export const FTS_WIDTH = 7;
+/** Values per `lexical_fts` row: rowid, name, path, signature, doc, body, members. */
+export const LEXICAL_WIDTH = 7;
 export const EDGE_WIDTH = 7;
 
 /** Owner names of a file's edges and of an OwnedEdges entry. */

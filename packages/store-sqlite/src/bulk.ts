@@ -1,4 +1,4 @@
-import { packageOf, type FileWrite, type GraphEdge, type GraphNode, type OwnedEdges } from '@knowing/graph';
+import { packageOf, type FileWrite, type GraphEdge, type GraphNode, type LexicalDocument, type OwnedEdges } from '@knowing/graph';
 import { DirtyGroups, EDGE_WIDTH, FILE_OWNER, PASS_OWNER } from './batch.js';
 import { asciiLower } from './rows.js';
 import { fileTextOf, ftsRowOf, type FileText } from './text.js';
@@ -18,7 +18,7 @@ export interface BulkLoad {
    * rows (rowid first, FTS_WIDTH values each) of up to `size` nodes at a time. Built chunk by
    * chunk, so the expanded text of a whole repository is never held at once.
    */
-  chunks(size: number): Generator<{ readonly nodes: unknown[]; readonly text: unknown[] }>;
+  chunks(size: number): Generator<{ readonly nodes: unknown[]; readonly text: unknown[]; readonly lexical: unknown[] }>;
   /** `edges` rows (EDGE_WIDTH values each), one per (src, type, dst). */
   readonly edges: unknown[];
   readonly dirty: DirtyGroups;
@@ -34,6 +34,7 @@ interface PlannedNode {
   node: GraphNode;
   pkg: string;
   text: FileText | null;
+  lexical: LexicalDocument | undefined;
   /** An external placeholder some edge touches (placeholders no edge touches are pruned). */
   touched: boolean;
 }
@@ -73,9 +74,10 @@ export function planBulkLoad(
         earlier.node = node;
         earlier.pkg = pkg;
         earlier.text = text;
+        earlier.lexical = w.lexical?.get(id);
         continue;
       }
-      const planned: PlannedNode = { seq: next++, node, pkg, text, touched: false };
+      const planned: PlannedNode = { seq: next++, node, pkg, text, lexical: w.lexical?.get(id), touched: false };
       byId.set(id, planned);
       inOrder.push(planned);
       nodesInserted++;
@@ -85,7 +87,7 @@ export function planBulkLoad(
   for (const node of externals) {
     // A real symbol is never downgraded to a placeholder.
     if (byId.has(node.id)) continue;
-    const planned: PlannedNode = { seq: next++, node, pkg: '', text: null, touched: false };
+    const planned: PlannedNode = { seq: next++, node, pkg: '', text: null, lexical: undefined, touched: false };
     byId.set(node.id, planned);
     inOrder.push(planned);
     nodesWritten++;
@@ -132,19 +134,21 @@ export function planBulkLoad(
   // The writer inserts every placeholder, then prunes the ones no edge touches.
   const kept = inOrder.filter((planned) => !planned.node.external || planned.touched);
   nodesDeleted += inOrder.length - kept.length;
-  function* chunks(size: number): Generator<{ readonly nodes: unknown[]; readonly text: unknown[] }> {
+  function* chunks(size: number): Generator<{ readonly nodes: unknown[]; readonly text: unknown[]; readonly lexical: unknown[] }> {
     for (let at = 0; at < kept.length; at += size) {
       const nodes: unknown[] = [];
       const text: unknown[] = [];
-      for (const { seq, node, pkg, text: fileText } of kept.slice(at, at + size)) {
+      const lexical: unknown[] = [];
+      for (const { seq, node, pkg, text: fileText, lexical: doc } of kept.slice(at, at + size)) {
         const external = node.external ? 1 : 0;
         nodes.push(seq, node.id, node.name, asciiLower(node.name), node.qualifiedName, node.kind, node.language, node.file, pkg,
           node.startLine, node.endLine, node.signature, node.doc, node.isTest ? 1 : 0, external);
         if (external) continue;
         const row = ftsRowOf(node, fileText ?? undefined);
         text.push(seq, row.name, row.concepts, row.path, row.qualified_name, row.doc, row.signature);
+        if (doc !== undefined) lexical.push(seq, doc.name, doc.path, doc.signature, doc.doc, doc.body, doc.members);
       }
-      yield { nodes, text };
+      yield { nodes, text, lexical };
     }
   }
   return {

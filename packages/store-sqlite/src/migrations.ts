@@ -180,12 +180,27 @@ const learning: Migration = {
   },
 };
 
+const lexicalIndex: Migration = {
+  async up(db) {
+    // The lexical index: what each symbol says and does (name, path, signature, doc, body, and
+    // the lines of the functions nested in it),
+    // as terms the indexer already normalised, so the plain ascii tokenizer only splits at
+    // spaces. Contentless like nodes_fts: FTS5 keeps the postings and per-row lengths that
+    // bm25() needs, never the text.
+    await sql
+      .raw(`CREATE VIRTUAL TABLE lexical_fts USING fts5(name, path, signature, doc, body, members, content='', contentless_delete=1, tokenize='ascii')`)
+      .execute(db);
+    await setVersion(db, 5);
+  },
+};
+
 /** The migrations, in order. Names sort in application order (kysely requires it). */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_graph': graph,
   '0002_text_search': textSearch,
   '0003_snapshots': snapshots,
   '0004_learning': learning,
+  '0005_lexical': lexicalIndex,
 });
 
 /**

@@ -1,6 +1,9 @@
 import {
   ErrorCode,
+  LEXICAL_FIELDS,
   merkleRoot,
+  type LexicalField,
+  type LexicalSearchOptions,
   type EdgeQueryOptions,
   type FeedbackRecord,
   type FeedbackTally,
@@ -37,12 +40,45 @@ import {
 } from './rows.js';
 import type { SqliteGraphStore, SqliteStoreOptions } from './types.js';
 import { validateBatch } from './validate.js';
+import { createLexicalScorer } from './lexical.js';
 import { createBatchWriter, toSnapshot, type BatchWriter, type SnapshotRow } from './write.js';
 
 /** Rows fetched per step by allNodes/allEdges. */
 const PAGE_SIZE = 2000;
 const DEFAULT_NAME_LIMIT = 100;
 const DEFAULT_SEARCH_LIMIT = 30;
+const DEFAULT_LEXICAL_LIMIT = 50;
+
+/** Field weights of a lexical search, in table column order; every field weighs 1 unless given. */
+function lexicalWeights(override: Readonly<Partial<Record<LexicalField, number>>> | undefined, where: string): number[] {
+  const weights: Record<LexicalField, number> = { name: 1, path: 1, signature: 1, doc: 1, body: 1, members: 1 };
+  for (const [field, weight] of Object.entries(override ?? {})) {
+    if (!LEXICAL_FIELDS.includes(field as LexicalField)) {
+      throw storeError(ErrorCode.InvalidArgument, `${where}: unknown field '${field}'`, `use one of ${LEXICAL_FIELDS.join(', ')}`);
+    }
+    if (weight === undefined) continue;
+    if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) {
+      throw storeError(ErrorCode.InvalidArgument, `${where}: weight of '${field}' must be a finite number ≥ 0, got ${String(weight)}`);
+    }
+    weights[field as LexicalField] = weight;
+  }
+  return LEXICAL_FIELDS.map((field) => weights[field]);
+}
+
+/** Nodes read per page while filling a lexical result past filtered rows. */
+const LEXICAL_PAGE = 200;
+
+/** The distinct, non-empty terms of a lexical query. */
+function lexicalTermsOf(terms: readonly string[], where: string): string[] {
+  if (!Array.isArray(terms)) throw storeError(ErrorCode.InvalidArgument, `${where}: terms must be an array of strings`);
+  const distinct = new Set<string>();
+  for (const term of terms) {
+    if (typeof term !== 'string') throw storeError(ErrorCode.InvalidArgument, `${where}: terms must be strings, got ${typeof term}`);
+    const trimmed = term.trim();
+    if (trimmed !== '') distinct.add(trimmed);
+  }
+  return [...distinct];
+}
 /** SQLite reads a negative LIMIT as "no limit". */
 const NO_LIMIT = -1;
 
@@ -129,6 +165,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
 
   let writer: BatchWriter | undefined;
   let st: ReturnType<typeof prepareReaders>;
+  const lexicalScores = createLexicalScorer(db);
   try {
     st = prepareReaders();
     if (!readonly) writer = createBatchWriter(db, path);
@@ -204,6 +241,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
            FROM nodes_fts WHERE nodes_fts MATCH @query ORDER BY rank LIMIT @limit
          ) r JOIN nodes n ON n.seq = r.rowid ORDER BY r.rank`,
       ),
+      nodesBySeqs: db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.seq IN (SELECT value FROM json_each(?))`),
       // With a kind filter the filter must apply before the limit, so every match is joined.
       searchKinds: db.prepare(
         `SELECT ${NODE_COLUMNS}, bm25(nodes_fts, @w0, @w1, @w2, @w3, @w4, @w5) AS rank
@@ -461,6 +499,29 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
         }
         // bm25() is lower-is-better; the contract wants higher-is-better.
         return rows.map((row) => ({ node: toNode(row), score: -row.rank }));
+      }),
+
+    lexicalSearch: (terms: readonly string[], options?: LexicalSearchOptions) =>
+      run('lexicalSearch', (): TextHit[] => {
+        const distinct = lexicalTermsOf(terms, `${path}: lexicalSearch`);
+        const weights = lexicalWeights(options?.fieldWeights, `${path}: lexicalSearch fieldWeights`);
+        const limit = limitOf(options?.limit, DEFAULT_LEXICAL_LIMIT, 'lexicalSearch');
+        const kinds = options?.kinds === undefined ? undefined : new Set<string>(options.kinds);
+        const scored = lexicalScores(distinct, weights);
+        // Filters apply before the limit: read the best rows a page at a time until it is met.
+        const hits: TextHit[] = [];
+        for (let at = 0; at < scored.length && hits.length < limit; at += LEXICAL_PAGE) {
+          const page = scored.slice(at, at + LEXICAL_PAGE);
+          const rows = new Map((st.nodesBySeqs.all(JSON.stringify(page.map((p) => p.seq))) as NodeRow[]).map((row) => [row.seq, row]));
+          for (const { seq, score } of page) {
+            const row = rows.get(seq);
+            if (row === undefined || row.external === 1 || (row.is_test === 1 && options?.includeTests !== true)) continue;
+            if (kinds !== undefined && !kinds.has(row.kind)) continue;
+            hits.push({ node: toNode(row), score });
+            if (hits.length === limit) break;
+          }
+        }
+        return hits;
       }),
 
     getNote: (key) =>

@@ -18,4 +18,4 @@ export const KNOWING_APPLICATION_ID = 0x4b4e4f57;
  * store.schemaVersion === SCHEMA_VERSION; // true once opened for writing
  * ```
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;

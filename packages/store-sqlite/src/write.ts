@@ -14,7 +14,7 @@ import {
   type WriteBatch,
   type WriteResult,
 } from '@knowing/graph';
-import { DirtyGroups, EDGE_WIDTH, FILE_OWNER, FTS_WIDTH, NODE_WIDTH, PASS_OWNER, lastWins } from './batch.js';
+import { DirtyGroups, EDGE_WIDTH, FILE_OWNER, FTS_WIDTH, LEXICAL_WIDTH, NODE_WIDTH, PASS_OWNER, lastWins } from './batch.js';
 import { planBulkLoad } from './bulk.js';
 import { storeError } from './errors.js';
 import { asciiLower } from './rows.js';
@@ -40,6 +40,7 @@ END;
 
 CREATE TEMP TRIGGER IF NOT EXISTS knowing_node_deleted AFTER DELETE ON main.nodes WHEN OLD.external = 0 BEGIN
   DELETE FROM nodes_fts WHERE rowid = OLD.seq;
+  DELETE FROM lexical_fts WHERE rowid = OLD.seq;
 END;
 
 -- A node whose file (and so package) changed moves its out-edges to another Merkle group.
@@ -141,6 +142,12 @@ function prepareStatements(db: Database.Database) {
       'INSERT INTO nodes_fts (rowid, name, concepts, path, qualified_name, doc, signature)',
       `(${Array(FTS_WIDTH).fill('?').join(', ')})`,
     ),
+    lexicalInsertMany: bulkInsert(
+      db,
+      'INSERT INTO lexical_fts (rowid, name, path, signature, doc, body, members)',
+      `(${Array(LEXICAL_WIDTH).fill('?').join(', ')})`,
+    ),
+    lexicalDelete: db.prepare('DELETE FROM lexical_fts WHERE rowid = ?'),
     edgesInsert: bulkInsert(
       db,
       'INSERT OR IGNORE INTO edges (src, type, dst, confidence, provenance, line, owner)',
@@ -467,6 +474,12 @@ export function createBatchWriter(db: Database.Database, path: string): BatchWri
 
     const newNodes: unknown[] = [];
     const newText: unknown[] = [];
+    // A file write replaces the lexical documents of all its nodes (see FileWrite.lexical).
+    const newLexical: unknown[] = [];
+    const lexicalOf = (seq: number, node: GraphNode): void => {
+      const doc = w.lexical?.get(node.id);
+      if (doc !== undefined) newLexical.push(seq, doc.name, doc.path, doc.signature, doc.doc, doc.body, doc.members);
+    };
     for (const node of nodes) {
       let row = existing.get(node.id);
       if (row !== undefined) existing.delete(node.id);
@@ -477,12 +490,15 @@ export function createBatchWriter(db: Database.Database, path: string): BatchWri
           node.startLine, node.endLine, node.signature, node.doc, node.isTest ? 1 : 0, 0);
         const text = ftsRowOf(node, fileText);
         newText.push(s, text.name, text.concepts, text.path, text.qualified_name, text.doc, text.signature);
+        lexicalOf(s, node);
         resolved.set(node.id, { seq: s, pkg });
         written++;
         inserted++;
         continue;
       }
       resolved.set(node.id, { seq: row.seq, pkg });
+      if (row.external !== 1) st.lexicalDelete.run(row.seq);
+      lexicalOf(row.seq, node);
       if (sameNode(row, node)) continue;
       st.nodeUpdate.run({ ...nodeParams(node, pkg), seq: row.seq });
       written++;
@@ -503,6 +519,7 @@ export function createBatchWriter(db: Database.Database, path: string): BatchWri
       st.nodesInsert(newNodes, NODE_WIDTH);
       st.ftsInsertMany(newText, FTS_WIDTH);
     }
+    if (newLexical.length > 0) st.lexicalInsertMany(newLexical, LEXICAL_WIDTH);
     return { written, inserted, deleted };
   }
 
@@ -646,6 +663,7 @@ export function createBatchWriter(db: Database.Database, path: string): BatchWri
     for (const chunk of plan.chunks(BULK_NODE_CHUNK)) {
       st.nodesInsert(chunk.nodes, NODE_WIDTH);
       st.ftsInsertMany(chunk.text, FTS_WIDTH);
+      if (chunk.lexical.length > 0) st.lexicalInsertMany(chunk.lexical, LEXICAL_WIDTH);
     }
     st.edgesInsertNew(plan.edges, EDGE_WIDTH);
     // The same CREATE INDEX statements the migrations ran, read back from the schema.

@@ -206,6 +206,8 @@ class CSharpFileExtractor extends ClassScopeExtractor {
   private firstNamespace = '';
   private namespaceFromType = false;
   private namespaces: string[] = [];
+  /** The file's lines, split on first need. */
+  private sourceLines: string[] | undefined;
 
   constructor(source: string, path: string) {
     super(CSHARP_GRAMMAR, source, isCSharpTestFile(path));
@@ -1034,10 +1036,17 @@ class CSharpFileExtractor extends ClassScopeExtractor {
 
   // ---- output ---------------------------------------------------------------------------
 
-  /** Contiguous `///` lines (or one `/** *\/` block) ending on the line above the declaration. */
+  /**
+   * Contiguous `///` lines (or one `/** *\/` block) ending on the line above the declaration,
+   * or above the directives right before it (`/// …` then `#if NET6_0` then the member).
+   */
   override docBefore(startRow: number): string {
     const lines: string[] = [];
     let row = startRow - 1;
+    if (!this.comments.has(row) && row >= 0) {
+      this.sourceLines ??= this.source.split('\n');
+      while (row >= 0 && DIRECTIVE.test(this.sourceLines[row] ?? '')) row--;
+    }
     for (let comment = this.comments.get(row); comment; comment = this.comments.get(row)) {
       lines.unshift(this.source.slice(comment.startIndex, comment.endIndex));
       const firstRow = row - (this.source.slice(comment.startIndex, comment.endIndex).split('\n').length - 1);
@@ -1139,6 +1148,73 @@ function resolveCSharpImport(decl: ImportDecl, _fromFile: string, project: Proje
   return { files: [], external: root };
 }
 
+/** A preprocessor directive: `#` first on its line, then the directive's name and the rest of the line. */
+const DIRECTIVE = /^[ \t]*#[ \t]*([a-z]+)\b(.*)$/;
+
+/** One `#if` … `#endif` being read. */
+interface ConditionalFrame {
+  /** Whether the code around the `#if` is kept. */
+  readonly outerKept: boolean;
+  /** Whether one of its branches has been kept already. */
+  taken: boolean;
+}
+
+/**
+ * Same-length text for the parser with preprocessor directives blanked, and of each `#if` only
+ * the first branch not written off by `#if false`: the grammar cannot parse a directive where
+ * it splits a construct (a parameter list, an argument list, a base list, an `if (…) {` written
+ * once per branch), and both branches of one construct side by side are not C#. Blanked lines
+ * keep their line breaks (and `\r`), so every position in the tree is a position in the file.
+ * A line starting with `#` inside a multi-line string or comment is taken for a directive too.
+ */
+function csharpParseText(source: string): string {
+  if (!/^[ \t]*#/m.test(source)) return source;
+  const lines = source.split('\n');
+  const frames: ConditionalFrame[] = [];
+  let kept = true;
+  for (let row = 0; row < lines.length; row++) {
+    const line = lines[row]!;
+    const directive = DIRECTIVE.exec(line);
+    if (directive) {
+      const condition = (directive[2] ?? '').replace(/\/\/.*$/, '').trim();
+      const frame = frames[frames.length - 1];
+      switch (directive[1]) {
+        case 'if':
+          frames.push({ outerKept: kept, taken: false });
+          kept = takeBranch(frames[frames.length - 1]!, condition !== 'false');
+          break;
+        case 'elif':
+          if (frame) kept = takeBranch(frame, condition !== 'false');
+          break;
+        case 'else':
+          if (frame) kept = takeBranch(frame, true);
+          break;
+        case 'endif':
+          if (frame) kept = frames.pop()!.outerKept;
+          break;
+        default:
+          // `#region`, `#pragma`, `#nullable`, `#define`, …: nothing to choose.
+          break;
+      }
+      lines[row] = blankLine(line);
+    } else if (!kept) {
+      lines[row] = blankLine(line);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Whether the branch starting here is kept: the first possible one of a kept conditional. */
+function takeBranch(frame: ConditionalFrame, possible: boolean): boolean {
+  const take = frame.outerKept && !frame.taken && possible;
+  if (take) frame.taken = true;
+  return take;
+}
+
+function blankLine(line: string): string {
+  return line.replace(/[^\r]/g, ' ');
+}
+
 /**
  * C#: classes, structs, interfaces, enums, records, delegates, methods, constructors,
  * properties, fields, events, local functions; calls, constructions, type uses, member
@@ -1152,7 +1228,8 @@ function resolveCSharpImport(decl: ImportDecl, _fromFile: string, project: Proje
  */
 export const csharpLanguage: LanguageModule = {
   id: 'csharp',
-  version: '1',
+  version: '2',
+  parseText: csharpParseText,
   extensions: ['.cs'],
   grammarFor: () => 'c_sharp',
   isTestFile: isCSharpTestFile,

@@ -13,7 +13,7 @@ import { createScriptLanguage } from './typescript.js';
 /**
  * JavaScript: `.js`, `.jsx`, `.mjs`, `.cjs`, all with the `javascript` grammar. Understands ES
  * modules and CommonJS (`require`, `module.exports`, `exports.x`), prototype methods and
- * `Object.defineProperty` definitions.
+ * properties defined by calls (`Object.defineProperty`, `__defineGetter__`, `defineGetter` helpers).
  *
  * @example
  * ```ts

@@ -44,7 +44,7 @@ import type {
  * Version of what `extract` returns, shared by the TypeScript and JavaScript modules. Bump it
  * whenever extraction output changes: the core re-extracts cached files of a new version.
  */
-export const SCRIPT_EXTRACTION_VERSION = '1';
+export const SCRIPT_EXTRACTION_VERSION = '2';
 
 /** What distinguishes the TypeScript module from the JavaScript one. */
 export interface ScriptLanguageOptions {
@@ -177,6 +177,9 @@ const SKIPPED_NODES: ReadonlySet<string> = new Set([
 const LITERAL_NODES: ReadonlySet<string> = new Set([
   'number', 'string', 'template_string', 'true', 'false', 'null', 'undefined', 'regex', 'object', 'array',
 ]);
+
+/** Callees that define a property by name: `Object.defineProperty`, `__defineGetter__`, a local `defineGetter` helper. */
+const DEFINE_PROPERTY_CALLEE = /define_?(?:getter|setter|property)/i;
 
 const FUNCTION_VALUES: ReadonlySet<string> = new Set([
   'arrow_function', 'function_expression', 'function', 'generator_function',
@@ -2294,7 +2297,7 @@ class ScriptExtractor {
     if (!expression) return;
     if (expression.type === 'assignment_expression' && this.onDefiningAssignment(expression, f, node)) return;
     if (expression.type === 'call_expression') {
-      if (this.onDefineProperty(expression, f, node)) return;
+      if (this.onDefinePropertyCall(expression, f, node)) return;
       this.onInheritsCall(expression);
     }
     this.visit(expression, f);
@@ -2309,16 +2312,44 @@ class ScriptExtractor {
 
   /**
    * `module.exports = …`, `exports.x = …`, `Foo.prototype.bar = function`, `Foo.prototype = {…}`,
-   * `obj.name = () => …`. Returns false when the assignment defines nothing.
+   * `obj.name = () => …`, and chains of them (`a.b = a.c = function () {}`, `exports =
+   * module.exports = fn`), where every target receives the innermost value. Returns false when
+   * the assignment defines nothing.
    */
   private onDefiningAssignment(assignment: Node, f: Frame, statement: Node): boolean {
-    const left = this.field(assignment, 'left');
-    const right = this.field(assignment, 'right');
-    if (!left || !right || left.type !== 'member_expression') return false;
+    const targets: Node[] = [];
+    let value: Node | null = assignment;
+    while (value?.type === 'assignment_expression') {
+      const left = this.field(value, 'left');
+      if (left) targets.push(left);
+      value = unwrapValue(this.field(value, 'right'));
+    }
+    if (!value) return false;
+    if (targets.length === 1) return this.defineByAssignment(targets[0]!, value, f, statement);
+    const defined = targets.map((target) => this.defineByAssignment(target, value, f, statement));
+    if (!defined.includes(true)) return false;
+    // The targets that define nothing (`exports` in `exports = module.exports = fn`) are still uses.
+    targets.forEach((target, i) => {
+      if (!defined[i]) this.visit(target, f);
+    });
+    return true;
+  }
+
+  /** One target of a defining assignment, `left = value` (`value` already unwrapped). */
+  private defineByAssignment(left: Node, value: Node, f: Frame, statement: Node): boolean {
+    if (left.type !== 'member_expression') return false;
     const target = this.plainChain(left);
     if (!target || target.length < 2) return false;
+    return this.definePlacedValue(target, value, f, statement);
+  }
+
+  /**
+   * `target = value` where `target` is a dotted chain of at least two segments: what an
+   * assignment to it defines (see {@link onDefiningAssignment}), also used for
+   * `Object.defineProperty(Foo.prototype, 'bar', { value: function () {} })`.
+   */
+  private definePlacedValue(target: readonly string[], value: Node, f: Frame, statement: Node): boolean {
     const fileLevel = f.def === -1;
-    const value = unwrapValue(right) ?? right;
     const line = statement.startPosition.row + 1;
     const ctx: DeclContext = { exported: true, isDefault: false, outer: statement, decorators: EMPTY_NODES };
     const moduleExports = target[0] === 'module' && target[1] === 'exports';
@@ -2499,53 +2530,75 @@ class ScriptExtractor {
     this.visit(value, this.childFrame(f, index, undefined, undefined));
   }
 
-  /** `Object.defineProperty(target, 'name', { get() {…} })` → a property of the target. */
-  private onDefineProperty(call: Node, f: Frame, statement: Node): boolean {
-    const callee = this.nameRef(this.field(call, 'function'));
-    if (!callee || callee.name !== 'defineProperty' || callee.qualifier.length !== 1 || callee.qualifier[0] !== 'Object') return false;
+  /**
+   * Properties defined by a call rather than a declaration, on the call's target:
+   * `Object.defineProperty(target, 'name', { get() {…} })` (any callee named like
+   * `defineProperty`, e.g. `Reflect.defineProperty`), `Object.defineProperties(target, { name:
+   * {…} })`, `target.__defineGetter__('name', function () {…})`, and local helpers wrapping them
+   * (`defineGetter(target, 'name', function () {…})`: a callee named like `defineGetter`,
+   * `defineSetter` or `defineProperty` given a target, a string and a function). A descriptor
+   * whose `value` is a function defines what `target.name = function …` would (a method on a
+   * prototype); getters, setters and the rest make a property. Returns false when the call
+   * defines nothing.
+   */
+  private onDefinePropertyCall(call: Node, f: Frame, statement: Node): boolean {
+    const calleeNode = this.field(call, 'function');
+    const callee = this.nameRef(calleeNode);
+    if (!callee) return false;
     const args = this.field(call, 'arguments')?.namedChildren.filter((arg): arg is Node => arg !== null && arg.type !== 'comment') ?? [];
-    const [targetNode, keyNode, descriptor] = args;
-    if (!targetNode || keyNode?.type !== 'string' || descriptor?.type !== 'object') return false;
+    if (callee.name === 'defineProperties' && callee.qualifier.length === 1 && callee.qualifier[0] === 'Object') {
+      return this.onDefineProperties(args, f);
+    }
+    if (!DEFINE_PROPERTY_CALLEE.test(callee.name)) return false;
+    // `target.__defineGetter__('name', fn)`: the target is the callee's object.
+    const onReceiver = /^__define[GS]etter__$/.test(callee.name);
+    const targetNode = onReceiver ? (calleeNode?.type === 'member_expression' ? calleeNode.firstNamedChild : null) : args[0];
+    const [keyNode, definitionNode] = onReceiver ? args : args.slice(1);
+    const definition = unwrapValue(definitionNode ?? null);
+    if (!targetNode || keyNode?.type !== 'string' || !definition) return false;
     const target = this.plainChain(targetNode);
     if (!target) return false;
     const name = this.text(keyNode).slice(1, -1);
-    let scope: readonly string[];
-    let parent = -1;
-    let exported = false;
-    let inheritsExport = false;
-    let thisType: NameRef | undefined;
-    if (target.length === 1 && target[0] === 'exports') {
-      scope = EMPTY;
-      exported = true;
-    } else if (target.length === 2 && target[0] === 'module' && target[1] === 'exports') {
-      scope = EMPTY;
-      exported = true;
-    } else {
-      const viaPrototype = target[target.length - 1] === 'prototype';
-      const owner = viaPrototype ? target.slice(0, -1) : target;
-      if (owner.length === 0 || owner[0] === 'this') return false;
-      const ownerIndex = owner.length === 1 ? this.topLevel.get(owner[0]!) : undefined;
-      if (viaPrototype && ownerIndex !== undefined) this.prototypeOwners.add(ownerIndex);
-      scope = ownerIndex !== undefined ? this.meta[ownerIndex]!.path : owner;
-      parent = ownerIndex ?? -1;
-      inheritsExport = ownerIndex !== undefined;
-      thisType = { name: owner[owner.length - 1]!, qualifier: owner.slice(0, -1) };
+    if (definition.type === 'object') return this.defineDescribedProperty(target, name, definition, f, statement);
+    if (!FUNCTION_VALUES.has(definition.type)) return false;
+    const property = this.defineCalledProperty(target, name, f, statement, this.functionParts(definition).body?.startIndex ?? definition.endIndex);
+    if (!property) return false;
+    // A local helper (`defineGetter(…)`) is still called; the built-in `__defineGetter__` is not worth an edge.
+    if (!onReceiver) this.onCall(call, f, definition);
+    this.visitFunction(definition, this.childFrame(f, property.index, property.thisType, undefined), undefined);
+    return true;
+  }
+
+  /** `Object.defineProperties(target, { a: { get() {…} }, b: { value: function () {…} } })`. */
+  private onDefineProperties(args: readonly Node[], f: Frame): boolean {
+    const [targetNode, descriptors] = args;
+    const target = targetNode ? this.plainChain(targetNode) : undefined;
+    if (!target || descriptors?.type !== 'object') return false;
+    let defined = false;
+    const rest: Node[] = [];
+    for (const member of descriptors.namedChildren) {
+      if (!member) continue;
+      const key = member.type === 'pair' ? this.field(member, 'key') : null;
+      const name = key ? this.memberName(key) : undefined;
+      const descriptor = unwrapValue(this.field(member, 'value'));
+      // Each property spans (and takes its doc comment from) its own entry.
+      if (name !== undefined && descriptor?.type === 'object' && this.defineDescribedProperty(target, name, descriptor, f, member)) defined = true;
+      else rest.push(member);
     }
-    if (f.def !== -1 && parent === -1) return false;
-    const index = this.addSymbol(
-      {
-        name,
-        kind: 'property',
-        scope,
-        startLine: statement.startPosition.row + 1,
-        endLine: statement.endPosition.row + 1,
-        signature: this.signature(statement.startIndex, descriptor.startIndex),
-        doc: this.docFor(statement),
-        parent,
-        exported,
-      },
-      { inheritsExport },
-    );
+    if (defined) for (const member of rest) this.visit(member, f);
+    return defined;
+  }
+
+  /** `name` on `target`, described by `descriptor` (`{ get() {…} }`, `{ value: function () {…} }`). */
+  private defineDescribedProperty(target: readonly string[], name: string, descriptor: Node, f: Frame, statement: Node): boolean {
+    for (const member of descriptor.namedChildren) {
+      if (member?.type !== 'pair' || this.text(this.field(member, 'key') ?? member) !== 'value') continue;
+      const value = unwrapValue(this.field(member, 'value'));
+      if (value && FUNCTION_VALUES.has(value.type) && this.definePlacedValue([...target, name], value, f, statement)) return true;
+    }
+    const property = this.defineCalledProperty(target, name, f, statement, descriptor.startIndex);
+    if (!property) return false;
+    const { index, thisType } = property;
     const frame = this.childFrame(f, index, thisType, undefined);
     for (const member of descriptor.namedChildren) {
       if (!member) continue;
@@ -2553,6 +2606,55 @@ class ScriptExtractor {
       else this.visit(member, frame);
     }
     return true;
+  }
+
+  /**
+   * The property symbol for `name` defined on `target` by a call: exported on `exports` and
+   * `module.exports`, else a member of the target (of `Foo` for `Foo.prototype`). Undefined for
+   * `this` and, inside a function, for targets that are not file-level symbols.
+   */
+  private defineCalledProperty(
+    target: readonly string[],
+    name: string,
+    f: Frame,
+    statement: Node,
+    signatureEnd: number,
+  ): { index: number; thisType: NameRef | undefined } | undefined {
+    let scope: readonly string[];
+    let parent = -1;
+    let exported = false;
+    let inheritsExport = false;
+    let thisType: NameRef | undefined;
+    if ((target.length === 1 && target[0] === 'exports') || (target.length === 2 && target[0] === 'module' && target[1] === 'exports')) {
+      scope = EMPTY;
+      exported = true;
+    } else {
+      const viaPrototype = target[target.length - 1] === 'prototype';
+      const owner = viaPrototype ? target.slice(0, -1) : target;
+      if (owner.length === 0 || owner[0] === 'this') return undefined;
+      const ownerIndex = owner.length === 1 ? this.topLevel.get(owner[0]!) : undefined;
+      if (viaPrototype && ownerIndex !== undefined) this.prototypeOwners.add(ownerIndex);
+      scope = ownerIndex !== undefined ? this.meta[ownerIndex]!.path : owner;
+      parent = ownerIndex ?? -1;
+      inheritsExport = ownerIndex !== undefined;
+      thisType = { name: owner[owner.length - 1]!, qualifier: owner.slice(0, -1) };
+    }
+    if (f.def !== -1 && parent === -1) return undefined;
+    const index = this.addSymbol(
+      {
+        name,
+        kind: 'property',
+        scope,
+        startLine: statement.startPosition.row + 1,
+        endLine: statement.endPosition.row + 1,
+        signature: this.signature(statement.startIndex, signatureEnd),
+        doc: this.docFor(statement),
+        parent,
+        exported,
+      },
+      { inheritsExport },
+    );
+    return { index, thisType };
   }
 
   // -------------------------------------------------------------------------------------------

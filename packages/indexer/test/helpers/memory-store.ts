@@ -18,6 +18,7 @@ import type {
   NodeId,
   RepoInfo,
   Snapshot,
+  LexicalDocument,
   WriteBatch,
   WriteResult,
 } from '@knowing/graph';
@@ -27,6 +28,8 @@ export interface MemoryStore extends GraphStore {
   readonly batches: number;
   /** Owners with at least one edge. */
   owners(): string[];
+  /** The lexical document last written for a node. */
+  lexical(id: NodeId): LexicalDocument | undefined;
 }
 
 export function createMemoryStore(): MemoryStore {
@@ -36,6 +39,7 @@ export function createMemoryStore(): MemoryStore {
   const nodesByFile = new Map<string, Set<NodeId>>();
   const owned = new Map<string, GraphEdge[]>();
   const notes = new Map<string, Note>();
+  const lexical = new Map<NodeId, LexicalDocument>();
   let snapshot: Snapshot | null = null;
   let batches = 0;
   let closed = false;
@@ -79,6 +83,7 @@ export function createMemoryStore(): MemoryStore {
     get batches() {
       return batches;
     },
+    lexical: (id) => (nodes.has(id) ? lexical.get(id) : undefined),
     owners: () => [...owned.entries()].filter(([, edges]) => edges.length > 0).map(([owner]) => owner).sort(),
     async repo() {
       return repo;
@@ -178,6 +183,11 @@ export function createMemoryStore(): MemoryStore {
           }
         }
         for (const node of write.nodes) nodes.set(node.id, node);
+        for (const node of write.nodes) {
+          const doc = write.lexical?.get(node.id);
+          if (doc) lexical.set(node.id, doc);
+          else lexical.delete(node.id);
+        }
         nodesByFile.set(write.file.path, after);
         nodesWritten += write.nodes.length;
         owned.set(write.file.path, [...write.edges]);
@@ -216,6 +226,9 @@ export function createMemoryStore(): MemoryStore {
       };
     },
     async search() {
+      return [];
+    },
+    async lexicalSearch() {
       return [];
     },
     async getNote(key) {

@@ -1,0 +1,301 @@
+/**
+ * The learned ranker: a linear model over per-candidate features, trained pairwise (a positive
+ * must outscore a negative of the same task) with logistic loss. A linear model is what a few
+ * hundred tasks can fit without memorising them, it costs a dot product per candidate, and
+ * each feature's contribution to a score can be shown as it is.
+ */
+import type { NodeId, NodeKind, RankedSymbol } from '@knowing/graph';
+import { ErrorCode, KnowingError, TYPE_LIKE_KINDS } from '@knowing/graph';
+import { finalizeRanking, toRankedSymbol } from './default-ranker.js';
+import type { ScoredInput } from './types.js';
+import { DEFAULT_TEST_TASK_WORDS, defaultIsTestSymbol } from './options.js';
+import { isTestTask } from './test-detection.js';
+import type { RankContext, RankExplanation, RankInput, Ranker } from './types.js';
+
+/** The features, in model order. Changing the list or a definition is a new model version. */
+export const LEARNED_FEATURES = [
+  'lexical',
+  'lexical_rank',
+  'lexical_long_task',
+  'tiered_rank',
+  'tiered_identifier_task',
+  'name_bm25_rank',
+  'equiv_rank',
+  'path_rank',
+  'rwr',
+  'rwr_rank',
+  'seed',
+  'seed_weight',
+  'one_hop',
+  'far',
+  'authority',
+  'hub',
+  'term_matches',
+  'text_match',
+  'callable',
+  'type_like',
+  'member',
+  'test_code',
+  'blast',
+  'forced',
+  'equivalence',
+] as const;
+
+export type LearnedFeature = (typeof LEARNED_FEATURES)[number];
+
+/** A trained model: standardisation and weights per feature. */
+export interface LearnedModel {
+  readonly version: 1;
+  readonly features: readonly string[];
+  /** Feature means and scales: a feature enters the model as (x − mean) / scale. */
+  readonly mean: readonly number[];
+  readonly scale: readonly number[];
+  readonly weights: readonly number[];
+  /** What it was trained on, for the record. */
+  readonly trainedOn?: string;
+}
+
+const MEMBER_KINDS: ReadonlySet<NodeKind> = new Set<NodeKind>(['field', 'property', 'constant', 'variable']);
+const CALLABLE_KINDS: ReadonlySet<NodeKind> = new Set<NodeKind>(['function', 'method', 'constructor']);
+const TYPE_KINDS: ReadonlySet<NodeKind> = new Set<NodeKind>(TYPE_LIKE_KINDS);
+
+const reciprocal = (rank: number | undefined): number => (rank === undefined ? 0 : 1 / (1 + rank));
+
+/**
+ * The task's shape: how long it is (0 for a few words, 1 from about 40 words on) and how much
+ * of it is written as identifiers (`snake_case`, `camelCase`, `a.b`, `f()`), 0..1. Long prose
+ * leans on what bodies say; identifier-like tasks on names.
+ *
+ * @example
+ * ```ts
+ * taskShape('add a `before_request` hook'); // { length: 0.3…, identifiers: 0.25 }
+ * ```
+ */
+export function taskShape(task: string): { readonly length: number; readonly identifiers: number } {
+  const words = task.split(/\s+/).filter((w) => /[A-Za-z]/.test(w));
+  if (words.length === 0) return { length: 0, identifiers: 0 };
+  const identifiers = words.filter((w) => /[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|[A-Za-z]\.[A-Za-z]|\(\)|::/.test(w)).length;
+  return { length: Math.min(1, Math.log(1 + words.length) / Math.log(41)), identifiers: identifiers / words.length };
+}
+
+/**
+ * The feature vectors of a candidate set, in {@link LEARNED_FEATURES} order. Some features
+ * depend on the whole set (the rank of a candidate's walk score among all candidates, the
+ * largest caller count), so the set is featurised at once.
+ */
+export function learnedFeatures(inputs: readonly RankInput[], context: RankContext): Float64Array[] {
+  const shape = taskShape(context.task);
+  const aboutTests = context.aboutTests ?? isTestTask(context.task, context.keywords, DEFAULT_TEST_TASK_WORDS);
+  const byRwr = inputs.map((_, i) => i).sort((a, b) => inputs[b]!.rwr - inputs[a]!.rwr);
+  const rwrRank = new Int32Array(inputs.length);
+  byRwr.forEach((position, rank) => (rwrRank[position] = rank));
+  let maxBlast = 0;
+  for (const input of inputs) maxBlast = Math.max(maxBlast, input.callerCount ?? input.rwr * 100);
+  return inputs.map((input, i) => {
+    const ranks = input.channelRanks ?? {};
+    const lexicalRank = reciprocal(ranks['lexical']);
+    const tieredRank = reciprocal(ranks['tiered']);
+    const kind = input.node.kind;
+    const values: Record<LearnedFeature, number> = {
+      lexical: input.lexical ?? 0,
+      lexical_rank: lexicalRank,
+      lexical_long_task: (input.lexical ?? 0) * shape.length,
+      tiered_rank: tieredRank,
+      tiered_identifier_task: tieredRank * shape.identifiers,
+      name_bm25_rank: reciprocal(ranks['bm25']),
+      equiv_rank: reciprocal(ranks['equiv']),
+      path_rank: reciprocal(ranks['path']),
+      rwr: input.rwr,
+      rwr_rank: 1 / (1 + rwrRank[i]!),
+      seed: input.isSeed ? 1 : 0,
+      seed_weight: input.isSeed ? (input.seedWeight ?? 1) : 0,
+      one_hop: input.distance === 1 ? 1 : 0,
+      far: input.distance >= 2 ? 1 : 0,
+      authority: input.authority ?? 0,
+      hub: input.hub ?? 0,
+      term_matches: Math.min(4, input.termMatches ?? 0) / 4,
+      text_match: input.textMatch ?? 0,
+      callable: CALLABLE_KINDS.has(kind) ? 1 : 0,
+      type_like: TYPE_KINDS.has(kind) ? 1 : 0,
+      member: MEMBER_KINDS.has(kind) ? 1 : 0,
+      test_code: !aboutTests && defaultIsTestSymbol(input.node) ? 1 : 0,
+      blast: maxBlast > 0 ? (input.callerCount ?? input.rwr * 100) / maxBlast : 0,
+      forced: input.forced ? 1 : 0,
+      equivalence: input.equivalenceClasses && input.equivalenceClasses.length > 0 ? 1 : 0,
+    };
+    return Float64Array.from(LEARNED_FEATURES, (name) => values[name]);
+  });
+}
+
+function checkModel(model: LearnedModel): void {
+  const n = LEARNED_FEATURES.length;
+  const ok =
+    model &&
+    model.version === 1 &&
+    Array.isArray(model.features) &&
+    model.features.length === n &&
+    model.features.every((f, i) => f === LEARNED_FEATURES[i]) &&
+    [model.mean, model.scale, model.weights].every((list) => Array.isArray(list) && list.length === n && list.every(Number.isFinite)) &&
+    model.scale.every((s) => s > 0);
+  if (!ok) {
+    throw new KnowingError(ErrorCode.InvalidArgument, `learned model does not fit this version: it must list the ${n} features ${LEARNED_FEATURES.join(', ')} with a finite mean, scale (> 0) and weight each`, {
+      source: 'rank',
+      hint: 'retrain the model with this version of @knowing/rank',
+    });
+  }
+}
+
+/** Each feature's contribution to the logit of one standardised vector. */
+function contributions(model: LearnedModel, x: Float64Array): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (let f = 0; f < x.length; f++) out[LEARNED_FEATURES[f]!] = model.weights[f]! * ((x[f]! - model.mean[f]!) / model.scale[f]!);
+  return out;
+}
+
+const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
+
+/**
+ * A {@link Ranker} scoring each candidate with a trained linear model: score = σ(w · x̂), where
+ * x̂ is the standardised feature vector. Components are each feature's share of the logit.
+ * Forced symbols still go to the front, as with the default ranker.
+ *
+ * @example
+ * ```ts
+ * const engine = createEngine({ store, ranker: createLearnedRanker({ model: JSON.parse(readFileSync('model.json', 'utf8')) }) });
+ * ```
+ */
+export function createLearnedRanker(options: { readonly model: LearnedModel; readonly name?: string }): Ranker {
+  const { model } = options;
+  checkModel(model);
+  const score = (inputs: readonly RankInput[], context: RankContext): ScoredInput[] => {
+    const vectors = learnedFeatures(inputs, context);
+    const scored = inputs.map((input, i) => {
+      const components = contributions(model, vectors[i]!);
+      let logit = 0;
+      for (const value of Object.values(components)) logit += value;
+      return { input, score: sigmoid(logit), components, factors: Object.fromEntries(LEARNED_FEATURES.map((f, k) => [f, vectors[i]![k]!])) };
+    });
+    return finalizeRanking(scored);
+  };
+  return {
+    name: options.name ?? 'knowing-learned',
+    rank(inputs, context): RankedSymbol[] {
+      return score(inputs, context).map(toRankedSymbol);
+    },
+    explain(symbol: NodeId, inputs, context): RankExplanation | undefined {
+      const ranked = score(inputs, context);
+      const position = ranked.findIndex((entry) => entry.input.node.id === symbol);
+      if (position < 0) return undefined;
+      const entry = ranked[position]!;
+      return {
+        symbol,
+        score: entry.score,
+        rank: position + 1,
+        components: entry.components,
+        factors: entry.factors,
+        notes: ['learned ranker: components are each feature’s share of the logit; score = σ(sum)'],
+      };
+    },
+  };
+}
+
+/** One task's candidates for training: their feature vectors and whether each is a right answer. */
+export interface TrainingGroup {
+  readonly features: readonly Float64Array[];
+  readonly labels: readonly boolean[];
+}
+
+/** Settings of {@link trainLearnedModel}. */
+export interface TrainOptions {
+  /** L2 penalty on the weights. @default 0.01 */
+  readonly l2: number;
+  /** Passes over the pairs. @default 200 */
+  readonly epochs: number;
+  /** Adam step size. @default 0.05 */
+  readonly learningRate: number;
+  /** Negatives paired with each positive: the first ones of the group's own order. @default 60 */
+  readonly negativesPerPositive: number;
+}
+
+export const DEFAULT_TRAIN_OPTIONS: TrainOptions = Object.freeze({ l2: 0.01, epochs: 200, learningRate: 0.05, negativesPerPositive: 60 });
+
+/**
+ * Fit a {@link LearnedModel} by pairwise logistic regression (RankNet with a linear scorer):
+ * for every positive and each of the first `negativesPerPositive` negatives of its group (give
+ * the groups in the order of a ranking to learn from, so the hard negatives come first),
+ * minimise log(1 + exp(−(w·x̂⁺ − w·x̂⁻))) + l2·|w|², full batch, with Adam. Deterministic.
+ *
+ * @example
+ * ```ts
+ * const model = trainLearnedModel(groups, { l2: 0.01 });
+ * writeFileSync('model.json', JSON.stringify(model));
+ * ```
+ */
+export function trainLearnedModel(groups: readonly TrainingGroup[], options: Partial<TrainOptions> = {}, trainedOn?: string): LearnedModel {
+  const o = { ...DEFAULT_TRAIN_OPTIONS, ...options };
+  const n = LEARNED_FEATURES.length;
+  const mean = new Float64Array(n);
+  const square = new Float64Array(n);
+  let count = 0;
+  for (const group of groups) {
+    for (const x of group.features) {
+      count++;
+      for (let f = 0; f < n; f++) {
+        mean[f]! += x[f]!;
+        square[f]! += x[f]! * x[f]!;
+      }
+    }
+  }
+  const scale = new Float64Array(n);
+  for (let f = 0; f < n; f++) {
+    mean[f] = count > 0 ? mean[f]! / count : 0;
+    const variance = count > 0 ? square[f]! / count - mean[f]! * mean[f]! : 0;
+    scale[f] = variance > 1e-12 ? Math.sqrt(variance) : 1;
+  }
+  // Pair differences, standardised (the means cancel in a difference).
+  const diffs: Float64Array[] = [];
+  for (const group of groups) {
+    const negatives = group.features.filter((_, i) => !group.labels[i]).slice(0, o.negativesPerPositive);
+    group.features.forEach((positive, i) => {
+      if (!group.labels[i]) return;
+      for (const negative of negatives) {
+        const d = new Float64Array(n);
+        for (let f = 0; f < n; f++) d[f] = (positive[f]! - negative[f]!) / scale[f]!;
+        diffs.push(d);
+      }
+    });
+  }
+  const w = new Float64Array(n);
+  const m = new Float64Array(n);
+  const v = new Float64Array(n);
+  const grad = new Float64Array(n);
+  const beta1 = 0.9;
+  const beta2 = 0.999;
+  for (let epoch = 1; epoch <= o.epochs && diffs.length > 0; epoch++) {
+    grad.fill(0);
+    for (const d of diffs) {
+      let z = 0;
+      for (let f = 0; f < n; f++) z += w[f]! * d[f]!;
+      // d/dw log(1 + e^−z) = −σ(−z)·d
+      const g = -sigmoid(-z);
+      for (let f = 0; f < n; f++) grad[f]! += g * d[f]!;
+    }
+    for (let f = 0; f < n; f++) {
+      const gf = grad[f]! / diffs.length + 2 * o.l2 * w[f]!;
+      m[f] = beta1 * m[f]! + (1 - beta1) * gf;
+      v[f] = beta2 * v[f]! + (1 - beta2) * gf * gf;
+      const mHat = m[f]! / (1 - beta1 ** epoch);
+      const vHat = v[f]! / (1 - beta2 ** epoch);
+      w[f]! -= (o.learningRate * mHat) / (Math.sqrt(vHat) + 1e-8);
+    }
+  }
+  const round = (x: number): number => Math.round(x * 1e6) / 1e6;
+  return {
+    version: 1,
+    features: [...LEARNED_FEATURES],
+    mean: [...mean].map(round),
+    scale: [...scale].map(round),
+    weights: [...w].map(round),
+    ...(trainedOn ? { trainedOn } : {}),
+  };
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { GraphNode } from '@knowing/graph';
+import { LEARNED_FEATURES, createLearnedRanker, learnedFeatures, taskShape, trainLearnedModel } from '../src/index.js';
+import type { LearnedModel, RankInput, TrainingGroup } from '../src/index.js';
+import { testRanker } from '../src/testing.js';
+
+const neutral = (): LearnedModel => ({
+  version: 1,
+  features: [...LEARNED_FEATURES],
+  mean: LEARNED_FEATURES.map(() => 0),
+  scale: LEARNED_FEATURES.map(() => 1),
+  weights: LEARNED_FEATURES.map((f) => (f === 'lexical' ? 2 : f === 'rwr' ? 1 : f === 'test_code' ? -1 : 0)),
+});
+
+testRanker('knowing-learned', () => createLearnedRanker({ model: neutral() }));
+
+function node(name: string, kind: GraphNode['kind'] = 'function', file = 'src/app.py'): GraphNode {
+  return { id: name.padEnd(32, '0'), name, qualifiedName: `${file}.${name}`, kind, language: 'python', file, startLine: 1, endLine: 2, signature: '', doc: '', isTest: false, external: false };
+}
+
+const index = (f: (typeof LEARNED_FEATURES)[number]): number => LEARNED_FEATURES.indexOf(f);
+
+describe('learned ranker', () => {
+  it('features follow the documented definitions', () => {
+    const inputs: RankInput[] = [
+      { node: node('a'), rwr: 0.2, distance: 0, isSeed: true, seedWeight: 0.5, lexical: 1, channelRanks: { lexical: 0, tiered: 3 } },
+      { node: node('b', 'class'), rwr: 0.9, distance: 2, isSeed: false, termMatches: 8 },
+      { node: node('test_b', 'function', 'tests/test_app.py'), rwr: 0.1, distance: 1, isSeed: false },
+    ];
+    const [a, b, t] = learnedFeatures(inputs, { task: 'fix the parser when a quoted string spans two lines' });
+    expect(a![index('lexical')]).toBe(1);
+    expect(a![index('lexical_rank')]).toBe(1);
+    expect(a![index('tiered_rank')]).toBe(0.25);
+    expect(a![index('seed_weight')]).toBe(0.5);
+    expect(a![index('lexical_long_task')]).toBeCloseTo(taskShape('fix the parser when a quoted string spans two lines').length);
+    expect(b![index('rwr_rank')]).toBe(1); // the best walk score among the candidates
+    expect(a![index('rwr_rank')]).toBe(0.5);
+    expect(b![index('term_matches')]).toBe(1); // capped at 4 matches
+    expect(b![index('type_like')]).toBe(1);
+    expect(b![index('far')]).toBe(1);
+    expect(t![index('test_code')]).toBe(1);
+    expect(learnedFeatures(inputs.slice(2), { task: 'add a test for the parser' })[0]![index('test_code')]).toBe(0);
+  });
+
+  it('task shape tells prose from identifiers', () => {
+    expect(taskShape('Blueprint.add_url_rule getAttr').identifiers).toBe(1);
+    expect(taskShape('the parser fails when a string spans lines').identifiers).toBe(0);
+    expect(taskShape('a b').length).toBeLessThan(taskShape('one two three four five six seven eight nine ten eleven twelve').length);
+  });
+
+  it('training finds the feature that separates right answers, and ranks by it', () => {
+    // In every group the right answer has the highest lexical score but the lowest walk score.
+    const groups: TrainingGroup[] = [];
+    for (let g = 0; g < 20; g++) {
+      const features: Float64Array[] = [];
+      const labels: boolean[] = [];
+      for (let c = 0; c < 10; c++) {
+        const x = new Float64Array(LEARNED_FEATURES.length);
+        const right = c === g % 10;
+        x[index('lexical')] = right ? 0.9 : ((c * 7 + g) % 8) / 10;
+        x[index('rwr')] = right ? 0.05 : 0.2 + ((c * 3 + g) % 7) / 10;
+        features.push(x);
+        labels.push(right);
+      }
+      groups.push({ features, labels });
+    }
+    const model = trainLearnedModel(groups, { epochs: 150 });
+    expect(model.weights[index('lexical')]).toBeGreaterThan(0);
+    expect(model.weights[index('rwr')]).toBeLessThan(0);
+    expect(trainLearnedModel(groups, { epochs: 150 })).toEqual(model); // deterministic
+
+    const inputs: RankInput[] = [
+      { node: node('walked'), rwr: 0.8, distance: 1, isSeed: false, lexical: 0.3 },
+      { node: node('said'), rwr: 0.05, distance: 1, isSeed: false, lexical: 0.9 },
+    ];
+    const ranked = createLearnedRanker({ model }).rank(inputs, { task: 'x' }) as { node: GraphNode; score: number }[];
+    expect(ranked.map((s) => s.node.name)).toEqual(['said', 'walked']);
+    for (const s of ranked) expect(s.score).toBeGreaterThan(0);
+  });
+
+  it('refuses a model of another feature set', () => {
+    const model = neutral();
+    expect(() => createLearnedRanker({ model: { ...model, features: model.features.slice(1) } })).toThrow(/features/);
+    expect(() => createLearnedRanker({ model: { ...model, scale: model.scale.map(() => 0) } })).toThrow(/scale/);
+  });
+});
