@@ -12,7 +12,9 @@
  * out from the repository's mirror into `--corpus/history-<repo>` and indexed incrementally.
  *
  * Systems, all over the same store and answered in the same pass:
- * - knowing: the engine's answer (`forTask`), in pack order;
+ * - knowing: the engine's answer (`forTask`) with its defaults, in pack order;
+ * - hybrid: the engine with the formula ranker (`rankingModel: 'formula'`), lexical evidence included;
+ * - learned: the engine with the learned ranker (`rankingModel: 'learned'`);
  * - bm25: the plain baseline — Okapi BM25 over each non-test symbol's qualified name, signature,
  *   doc comment and body lines, identifiers split and Porter2-stemmed, top 10 by score;
  * - lexical: the engine's lexical channel alone (BM25F with its default field weights).
@@ -68,7 +70,7 @@ if (!values.corpus) {
   process.exit(2);
 }
 
-const SYSTEMS = ['knowing', 'bm25', 'lexical'] as const;
+const SYSTEMS = ['knowing', 'hybrid', 'learned', 'bm25', 'lexical'] as const;
 type System = (typeof SYSTEMS)[number];
 const systems = values.system!.split(',').map((s) => s.trim()) as System[];
 for (const system of systems) {
@@ -131,7 +133,7 @@ async function explainMisses(engine: Engine, task: BenchTask, returned: readonly
 }
 
 /** The ranked qualified names a system returns for a task. */
-async function answer(system: System, engine: Engine, store: GraphStore, task: string): Promise<string[]> {
+async function answer(system: System, engines: ReadonlyMap<System, Engine>, store: GraphStore, task: string): Promise<string[]> {
   if (system === 'bm25') {
     const hits = await store.lexicalSearch(lexicalQueryTerms(task), { limit: 10, fieldWeights: BASELINE_WEIGHTS });
     return hits.map((h) => h.node.qualifiedName);
@@ -140,7 +142,7 @@ async function answer(system: System, engine: Engine, store: GraphStore, task: s
     const hits = await lexicalChannel.run({ store, task, keywords: extractKeywordSet(task), aboutTests: false });
     return hits.map((h) => h.node.qualifiedName);
   }
-  const result = await engine.forTask(task, { budget, fresh: true });
+  const result = await engines.get(system)!.forTask(task, { budget, fresh: true });
   return result.pack.symbols.map((s) => s.node.qualifiedName);
 }
 
@@ -187,11 +189,22 @@ for (const job of jobs) {
       indexMs += performance.now() - t0;
       indexedRoot = root;
     }
-    const engine = createEngine({ store, ...(engineOptions ? { options: engineOptions } : {}), ...(lexicalSettings ? { channels: [lexicalChannel] } : {}) });
+    const engineFor = (rankingModel?: 'learned' | 'formula'): Engine =>
+      createEngine({
+        store,
+        options: { ...engineOptions, ...(rankingModel ? { rankingModel } : {}) },
+        ...(lexicalSettings ? { channels: [lexicalChannel] } : {}),
+      });
+    const engines = new Map<System, Engine>([
+      ['knowing', engineFor()],
+      ['hybrid', engineFor('formula')],
+      ['learned', engineFor('learned')],
+    ]);
+    const engine = engines.get('knowing')!;
     for (const system of systems) {
       const start = performance.now();
       try {
-        const returned = await answer(system, engine, store, task.description);
+        const returned = await answer(system, engines, store, task.description);
         const metrics = scoreTask(returned, task.groundTruth);
         const ms = performance.now() - start;
         const misses = values['explain-misses'] && system === 'knowing' ? await explainMisses(engine, task, returned) : undefined;

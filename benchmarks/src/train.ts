@@ -37,17 +37,27 @@ const { values } = parseArgs({
     l2: { type: 'string' },
     epochs: { type: 'string' },
     negatives: { type: 'string' },
+    diversify: { type: 'string' },
   },
 });
 
-/** One task's candidates as recorded: names for scoring, features for learning. */
+/**
+ * One task's candidates as recorded, in the default ranking's order: the rank inputs and the
+ * context, so features can be computed again when their definitions change.
+ */
 interface RecordedGroup {
   readonly repo: string;
   readonly task: string;
   readonly groundTruth: readonly string[];
-  /** Qualified names in the default ranking's order. */
-  readonly names: readonly string[];
-  readonly features: readonly number[][];
+  readonly context: RankContext;
+  readonly inputs: readonly RankInput[];
+}
+
+const namesOf = (group: RecordedGroup): string[] => group.inputs.map((input) => input.node.qualifiedName);
+
+/** What training needs of an input: its node without the text fields, and the evidence. */
+function slim(input: RankInput): RankInput {
+  return { ...input, node: { ...input.node, signature: '', doc: '' } };
 }
 
 const invokedFrom = process.env.INIT_CWD ?? process.cwd();
@@ -82,15 +92,14 @@ async function record(): Promise<RecordedGroup[]> {
       };
       const result = await createEngine({ store, ranker: recorder }).forTask(task.description, { fresh: true });
       if (!seen) continue;
-      const vectors = learnedFeatures(seen.inputs, seen.context);
-      const position = new Map(seen.inputs.map((input, i) => [input.node.id, i]));
-      const order = result.ranked.map((s) => position.get(s.node.id)!).filter((i) => i !== undefined);
+      const byId = new Map(seen.inputs.map((input) => [input.node.id, input]));
+      const { task: text, keywords, aboutTests } = seen.context;
       groups.push({
         repo: job.repo,
         task: task.id,
         groundTruth: task.groundTruth,
-        names: order.map((i) => seen!.inputs[i]!.node.qualifiedName),
-        features: order.map((i) => [...vectors[i]!]),
+        context: { task: text, ...(keywords ? { keywords } : {}), ...(aboutTests !== undefined ? { aboutTests } : {}) },
+        inputs: result.ranked.map((s) => byId.get(s.node.id)).filter((i): i is RankInput => i !== undefined).map(slim),
       });
     }
     await store.close();
@@ -99,11 +108,18 @@ async function record(): Promise<RecordedGroup[]> {
   return groups;
 }
 
+const featureCache = new Map<RecordedGroup, Float64Array[]>();
+function featuresOf(group: RecordedGroup): Float64Array[] {
+  let vectors = featureCache.get(group);
+  if (!vectors) featureCache.set(group, (vectors = learnedFeatures(group.inputs, group.context)));
+  return vectors;
+}
+
 function labelled(group: RecordedGroup): TrainingGroup {
   const truth = group.groundTruth.map(normalizeSymbol);
   return {
-    features: group.features.map((f) => Float64Array.from(f)),
-    labels: group.names.map((name) => {
+    features: featuresOf(group),
+    labels: namesOf(group).map((name) => {
       const r = normalizeSymbol(name);
       return truth.some((g) => symbolsMatch(r, g));
     }),
@@ -111,9 +127,25 @@ function labelled(group: RecordedGroup): TrainingGroup {
 }
 
 function rankWith(model: LearnedModel, group: RecordedGroup): string[] {
-  const scores = group.features.map((x) => x.reduce((sum, value, f) => sum + model.weights[f]! * ((value - model.mean[f]!) / model.scale[f]!), 0));
-  return group.names.map((name, i) => ({ name, score: scores[i]!, i })).sort((a, b) => b.score - a.score || a.i - b.i).map((e) => e.name);
+  const scores = featuresOf(group).map((x) => x.reduce((sum, value, f) => sum + model.weights[f]! * ((value - model.mean[f]!) / model.scale[f]!), 0));
+  return namesOf(group).map((name, i) => ({ name, score: scores[i]!, i })).sort((a, b) => b.score - a.score || a.i - b.i).map((e) => e.name);
 }
+
+/** Names past the `cap`-th occurrence of their last component move behind the others (order kept). */
+function diversify(names: readonly string[], cap: number): string[] {
+  const seen = new Map<string, number>();
+  const kept: string[] = [];
+  const deferred: string[] = [];
+  for (const name of names) {
+    const short = name.slice(name.lastIndexOf('.') + 1);
+    const count = (seen.get(short) ?? 0) + 1;
+    seen.set(short, count);
+    (count > cap ? deferred : kept).push(name);
+  }
+  return [...kept, ...deferred];
+}
+const cap = values.diversify ? Number(values.diversify) : 0;
+const finish = (names: string[]): string[] => (cap > 0 ? diversify(names, cap) : names);
 
 function metrics(groups: readonly RecordedGroup[], order: (g: RecordedGroup) => readonly string[]) {
   let p10 = 0;
@@ -139,16 +171,26 @@ const train = {
   ...(values.negatives ? { negativesPerPositive: Number(values.negatives) } : {}),
 };
 
+let found = 0;
+let total = 0;
+for (const group of groups) {
+  const names = namesOf(group).map(normalizeSymbol);
+  for (const truth of group.groundTruth.map(normalizeSymbol)) {
+    total++;
+    if (names.some((name) => symbolsMatch(name, truth))) found++;
+  }
+}
+process.stdout.write(`ground truth among the candidates: ${found} of ${total} (${((100 * found) / Math.max(1, total)).toFixed(1)}%)\n`);
 const repos = [...new Set(groups.map((g) => g.repo))];
 process.stdout.write(`leave-one-repository-out over ${repos.length} repositories, ${groups.length} tasks\n`);
 const heldOutOrder = new Map<RecordedGroup, string[]>();
 for (const repo of repos) {
   const model = trainLearnedModel(groups.filter((g) => g.repo !== repo).map(labelled), train);
   const mine = groups.filter((g) => g.repo === repo);
-  for (const group of mine) heldOutOrder.set(group, rankWith(model, group));
-  process.stdout.write(`${repo.padEnd(12)} default ${metrics(mine, (g) => g.names)}   learned ${metrics(mine, (g) => heldOutOrder.get(g)!)}\n`);
+  for (const group of mine) heldOutOrder.set(group, finish(rankWith(model, group)));
+  process.stdout.write(`${repo.padEnd(12)} default ${metrics(mine, namesOf)}   learned ${metrics(mine, (g) => heldOutOrder.get(g)!)}\n`);
 }
-process.stdout.write(`${'all'.padEnd(12)} default ${metrics(groups, (g) => g.names)}   learned ${metrics(groups, (g) => heldOutOrder.get(g)!)}\n`);
+process.stdout.write(`${'all'.padEnd(12)} default ${metrics(groups, namesOf)}   learned ${metrics(groups, (g) => heldOutOrder.get(g)!)}\n`);
 
 const model = trainLearnedModel(groups.map(labelled), train, `${groups.length} history tasks of ${repos.join(', ')}`);
 process.stdout.write(`weights: ${LEARNED_FEATURES.map((f, i) => `${f} ${model.weights[i]!.toFixed(3)}`).join(', ')}\n`);

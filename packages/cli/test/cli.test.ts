@@ -176,7 +176,10 @@ describe('knowing why', () => {
     expect(result.stdout).toMatch(/seed\s+yes: weight/);
     expect(result.stdout).toMatch(/channels\s+.*tiered \(exact\)/);
     expect(result.stdout).toContain('score components:');
-    expect(result.stdout).toMatch(/blast_radius\s+\d/);
+    // The learned ranker's components by kind of evidence, and each feature's share.
+    expect(result.stdout).toMatch(/lexical\s+-?\d/);
+    expect(result.stdout).toContain('features (share of the learned score):');
+    expect(result.stdout).toMatch(/lexical_rank\s+-?\d/);
     expect(result.stdout).toContain('keywords:');
   });
 

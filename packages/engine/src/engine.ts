@@ -3,7 +3,7 @@ import { ErrorCode, KnowingError, sha256Hex } from '@knowing/graph';
 import { createClassRegistry, BUILTIN_PLUGINS } from '@knowing/equivalence';
 import type { ClassRegistry, EquivalencePlugin } from '@knowing/equivalence';
 import { allKeywords, isVocabWorthy } from '@knowing/keywords';
-import { createDefaultRanker, createImplicitFeedback, createSessionTracker, wrapRanker } from '@knowing/rank';
+import { createDefaultRanker, createImplicitFeedback, createLearnedRanker, createSessionTracker, wrapRanker } from '@knowing/rank';
 import type { CheckedRanker, RankInput, SessionTracker, ImplicitFeedback } from '@knowing/rank';
 import { normalizeTask, packSymbols } from '@knowing/pack';
 import { createWalkCache } from '@knowing/walk';
@@ -95,7 +95,12 @@ export function createEngine(config: CreateEngineOptions): Engine {
   }
   const store = config.store;
   const options = resolveEngineOptions(config.options);
-  const ranker: CheckedRanker = wrapRanker(config.ranker ?? createDefaultRanker(options.ranking));
+  if (options.rankingModel !== 'learned' && options.rankingModel !== 'formula') {
+    throw new KnowingError(ErrorCode.InvalidArgument, `unknown rankingModel "${String(options.rankingModel)}"`, { source: 'engine', hint: "use 'learned' or 'formula'" });
+  }
+  const formula: CheckedRanker = wrapRanker(config.ranker ?? createDefaultRanker(options.ranking));
+  // Task answers: a given ranker, else the learned model unless the formula is asked for.
+  const ranker: CheckedRanker = config.ranker || options.rankingModel === 'formula' ? formula : wrapRanker(createLearnedRanker());
   const registry: ClassRegistry = createClassRegistry(
     (config.classes as readonly EquivalencePlugin[] | undefined) ?? BUILTIN_PLUGINS,
   );
@@ -278,7 +283,7 @@ export function createEngine(config: CreateEngineOptions): Engine {
         });
       }
     }
-    const ranked = await ranker.rank([...byId.values()], { task: files.join(' '), now: clock(), mode: 'base', options: options.ranking });
+    const ranked = await formula.rank([...byId.values()], { task: files.join(' '), now: clock(), mode: 'base', options: options.ranking });
     const packed = pack(ranked, state, `files:${[...files].sort().join(',')}`, budget, format);
     learnAfter(q.session, packed.symbols, [], null);
     return { pack: packed, ranked, cached: false, snapshotId: state.snapshotId };
@@ -308,7 +313,7 @@ export function createEngine(config: CreateEngineOptions): Engine {
           ...(incoming ? { confidence: incoming.confidence, provenance: incoming.provenance } : {}),
         };
       });
-    const ranked = await ranker.rank(inputs, { task: files.join(' '), now: clock(), options: options.ranking });
+    const ranked = await formula.rank(inputs, { task: files.join(' '), now: clock(), options: options.ranking });
     const packed = pack(ranked, state, `pr:${[...files].sort().join(',')}`, budget, format);
     learnAfter(q.session, packed.symbols, [], null);
     return { pack: packed, ranked, cached: false, snapshotId: state.snapshotId };
@@ -320,7 +325,8 @@ export function createEngine(config: CreateEngineOptions): Engine {
     const state = await graph.get();
     const run = await runTask(context(q.session, false), state, task);
     const packed = pack(run.ranked, state, task, q.budget ?? options.pack.budget, formatOf(q));
-    return explainRun({ store, state, task, query: symbol, run, pack: packed });
+    const explainRank = ranker.explain ? (id: NodeId) => ranker.explain!(id, run.inputs, run.rankContext) : undefined;
+    return explainRun({ store, state, task, query: symbol, run, pack: packed, ...(explainRank ? { explainRank } : {}) });
   }
 
   async function testScope(files: readonly string[], q: { readonly depth?: number } = {}): Promise<TestScopeResult> {

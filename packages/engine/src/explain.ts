@@ -1,4 +1,5 @@
-import type { ContextPack, GraphNode, GraphStore } from '@knowing/graph';
+import type { ContextPack, GraphNode, GraphStore, NodeId } from '@knowing/graph';
+import type { RankExplanation } from '@knowing/rank';
 import type { TaskRun } from './pipeline.js';
 import type { ChannelName, ExplainStage, SymbolExplanation } from './types.js';
 import { matchesQualifier, splitQualified } from './channels/common.js';
@@ -21,6 +22,8 @@ export interface ExplainInput {
   readonly query: string;
   readonly run: TaskRun;
   readonly pack: ContextPack;
+  /** The ranker's own breakdown of a ranked symbol, when it gives one (`Ranker.explain`). */
+  readonly explainRank?: (symbol: NodeId) => Promise<RankExplanation | undefined>;
 }
 
 /**
@@ -80,13 +83,15 @@ export async function explainRun(input: ExplainInput): Promise<SymbolExplanation
         ? 'below_cutoff'
         : 'not_reached';
   const hits = trace.hits.get(symbol.id) ?? null;
+  const detailed = ranked && input.explainRank ? await input.explainRank(symbol.id) : undefined;
   return {
     ...base,
     symbol,
     stage,
     rank: rank === undefined ? null : rank + 1,
     score: ranked?.score ?? null,
-    components: ranked?.components ?? {},
+    components: detailed?.components ?? ranked?.components ?? {},
+    ...(detailed?.factors ? { factors: detailed.factors } : {}),
     seed: seed ? { weight: seed.weight, origin: seed.origin, channels: seed.channels } : null,
     channelDetails,
     walk: walkScore > 0 ? { score: walkScore, hops } : null,

@@ -175,8 +175,15 @@ export interface EngineOptions {
   readonly seeds: SeedOptions;
   readonly walk: EngineWalkOptions;
   readonly hits: EngineHitsOptions;
-  /** Overrides for the default ranker's options. */
+  /** Overrides for the formula ranker's options (`rankingModel: 'formula'`, and file and PR queries). */
   readonly ranking: RankingOverrides;
+  /**
+   * How task answers are ranked when no `ranker` is given: `learned`, the trained linear model
+   * of `@knowing/rank` (`createLearnedRanker`), or `formula`, the hand-weighted default formula
+   * (`createDefaultRanker`). File and PR queries always use the formula: the model was trained on
+   * tasks. @default 'learned'
+   */
+  readonly rankingModel: 'learned' | 'formula';
   readonly pack: EnginePackOptions;
   /** forPR keeps walk results at or above this score. @default 0.05 */
   readonly prCutoff: number;
@@ -248,6 +255,7 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = deepFreeze({
   hits: { enabled: true, limit: 200, iterations: 10 },
   ranking: {},
   pack: { budget: 50_000, prBudget: 8_000, strategy: 'density', format: 'xml' },
+  rankingModel: 'learned',
   prCutoff: 0.05,
   testScopeDepth: 3,
   cache: true,

@@ -3,7 +3,7 @@ import { PROVENANCES, packageOf, symbolPath } from '@knowing/graph';
 import { countTermMatches, extractKeywordSet, extractPathTerms, keywordClusterId, primaryKeywords, allKeywords, taskTerms } from '@knowing/keywords';
 import type { KeywordSet } from '@knowing/keywords';
 import { DEFAULT_TEST_TASK_WORDS, isTestTask } from '@knowing/rank';
-import type { CheckedRanker, RankInput, SessionTracker } from '@knowing/rank';
+import type { CheckedRanker, RankContext, RankInput, SessionTracker } from '@knowing/rank';
 import { textMatches } from './text-match.js';
 import { communityRestriction, hits as computeHits, randomWalkWithRestart, walkCacheKey, walkCandidates } from '@knowing/walk';
 import type { WalkCache } from '@knowing/walk';
@@ -37,6 +37,9 @@ export interface PipelineContext {
 /** The ranked result of a task with everything that led to it. */
 export interface TaskRun {
   readonly ranked: RankedSymbol[];
+  /** What the ranker was given, for its explanations. */
+  readonly inputs: readonly RankInput[];
+  readonly rankContext: RankContext;
   readonly walked: WalkOutcome;
   readonly trace: PipelineTrace;
   readonly keywordCluster: string;
@@ -114,14 +117,15 @@ export async function runTask(ctx: PipelineContext, state: GraphState, task: str
   timings.inputs = lap();
 
   lap = timer();
-  const ranked = await ctx.ranker.rank(inputs.inputs, {
+  const rankContext: RankContext = {
     task,
     keywords: allKeywords(keywords),
     now: ctx.now,
     aboutTests,
     mode: inputs.hitsUsed ? 'hits' : 'base',
     options: options.ranking,
-  });
+  };
+  const ranked = await ctx.ranker.rank(inputs.inputs, rankContext);
   timings.rank = lap();
 
   const trace: PipelineTrace = {
@@ -137,7 +141,7 @@ export async function runTask(ctx: PipelineContext, state: GraphState, task: str
     ranked,
     timings,
   };
-  return { ranked, walked, trace, keywordCluster: cluster };
+  return { ranked, inputs: inputs.inputs, rankContext, walked, trace, keywordCluster: cluster };
 }
 
 async function vectorChannel(store: GraphStore, vector: VectorChannel, task: string): Promise<ChannelHit[]> {

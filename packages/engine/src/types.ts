@@ -125,6 +125,8 @@ export interface SymbolExplanation {
   readonly rank: number | null;
   readonly score: number | null;
   readonly components: Readonly<Record<string, number>>;
+  /** The ranker's finer breakdown, when it explains itself (the learned ranker: each feature's share of the logit). */
+  readonly factors?: Readonly<Record<string, number>>;
   readonly seed: { readonly weight: number; readonly origin: Seed['origin']; readonly channels: readonly ChannelName[] } | null;
   /** Per-channel detail (tier, class concept, …) of every channel that found it. */
   readonly channelDetails: Readonly<Partial<Record<ChannelName, string>>>;

@@ -65,6 +65,7 @@ export {
 export { validateRankerOutput, validateRankerExplanation, wrapRanker } from './validate.js';
 export { LEARNED_FEATURES, DEFAULT_TRAIN_OPTIONS, createLearnedRanker, learnedFeatures, taskShape, trainLearnedModel } from './learned.js';
 export type { LearnedFeature, LearnedModel, TrainingGroup, TrainOptions } from './learned.js';
+export { DEFAULT_LEARNED_MODEL } from './learned-model.js';
 export { DEFAULT_SESSION_TRACKER_OPTIONS, createSessionTracker } from './session.js';
 export {
   DEFAULT_IMPLICIT_FEEDBACK_OPTIONS,

@@ -5,11 +5,13 @@
  * each feature's contribution to a score can be shown as it is.
  */
 import type { NodeId, NodeKind, RankedSymbol } from '@knowing/graph';
-import { ErrorCode, KnowingError, TYPE_LIKE_KINDS } from '@knowing/graph';
+import { ErrorCode, KnowingError, TYPE_LIKE_KINDS, sha256Hex } from '@knowing/graph';
 import { finalizeRanking, toRankedSymbol } from './default-ranker.js';
 import type { ScoredInput } from './types.js';
-import { DEFAULT_TEST_TASK_WORDS, defaultIsTestSymbol } from './options.js';
+import { DEFAULT_RANKING_OPTIONS, DEFAULT_TEST_TASK_WORDS, defaultIsTestSymbol } from './options.js';
+import { feedbackAdjustment, sessionContribution } from './components.js';
 import { isTestTask } from './test-detection.js';
+import { DEFAULT_LEARNED_MODEL } from './learned-model.js';
 import type { RankContext, RankExplanation, RankInput, Ranker } from './types.js';
 
 /** The features, in model order. Changing the list or a definition is a new model version. */
@@ -39,6 +41,9 @@ export const LEARNED_FEATURES = [
   'blast',
   'forced',
   'equivalence',
+  'file_lexical',
+  'file_hits',
+  'named_in_task',
 ] as const;
 
 export type LearnedFeature = (typeof LEARNED_FEATURES)[number];
@@ -91,6 +96,15 @@ export function learnedFeatures(inputs: readonly RankInput[], context: RankConte
   byRwr.forEach((position, rank) => (rwrRank[position] = rank));
   let maxBlast = 0;
   for (const input of inputs) maxBlast = Math.max(maxBlast, input.callerCount ?? input.rwr * 100);
+  // Lexical evidence per file: the change a task describes usually sits where its words cluster.
+  const fileBest = new Map<string, number>();
+  const fileHits = new Map<string, number>();
+  for (const input of inputs) {
+    if (input.lexical === undefined) continue;
+    fileBest.set(input.node.file, Math.max(fileBest.get(input.node.file) ?? 0, input.lexical));
+    fileHits.set(input.node.file, (fileHits.get(input.node.file) ?? 0) + 1);
+  }
+  const taskWords = new Set(context.task.split(/[^A-Za-z0-9_]+/).filter((w) => w.length >= 4).map((w) => w.toLowerCase()));
   return inputs.map((input, i) => {
     const ranks = input.channelRanks ?? {};
     const lexicalRank = reciprocal(ranks['lexical']);
@@ -122,6 +136,9 @@ export function learnedFeatures(inputs: readonly RankInput[], context: RankConte
       blast: maxBlast > 0 ? (input.callerCount ?? input.rwr * 100) / maxBlast : 0,
       forced: input.forced ? 1 : 0,
       equivalence: input.equivalenceClasses && input.equivalenceClasses.length > 0 ? 1 : 0,
+      file_lexical: fileBest.get(input.node.file) ?? 0,
+      file_hits: Math.min(10, fileHits.get(input.node.file) ?? 0) / 10,
+      named_in_task: taskWords.has(input.node.name.toLowerCase()) ? 1 : 0,
     };
     return Float64Array.from(LEARNED_FEATURES, (name) => values[name]);
   });
@@ -145,6 +162,47 @@ function checkModel(model: LearnedModel): void {
   }
 }
 
+/** The evidence each feature belongs to, for the compact breakdown `rank()` returns. */
+const FEATURE_GROUPS: Readonly<Record<LearnedFeature, string>> = {
+  lexical: 'lexical',
+  lexical_rank: 'lexical',
+  lexical_long_task: 'lexical',
+  file_lexical: 'lexical',
+  file_hits: 'lexical',
+  tiered_rank: 'names',
+  tiered_identifier_task: 'names',
+  name_bm25_rank: 'names',
+  equiv_rank: 'names',
+  path_rank: 'names',
+  term_matches: 'names',
+  text_match: 'names',
+  named_in_task: 'names',
+  equivalence: 'names',
+  forced: 'names',
+  rwr: 'graph',
+  rwr_rank: 'graph',
+  seed: 'graph',
+  seed_weight: 'graph',
+  one_hop: 'graph',
+  far: 'graph',
+  authority: 'graph',
+  hub: 'graph',
+  blast: 'graph',
+  callable: 'kind',
+  type_like: 'kind',
+  member: 'kind',
+  test_code: 'test_code',
+};
+
+function grouped(components: Readonly<Record<string, number>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, value] of Object.entries(components)) {
+    const group = FEATURE_GROUPS[name as LearnedFeature] ?? name;
+    out[group] = (out[group] ?? 0) + value;
+  }
+  return out;
+}
+
 /** Each feature's contribution to the logit of one standardised vector. */
 function contributions(model: LearnedModel, x: Float64Array): Record<string, number> {
   const out: Record<string, number> = {};
@@ -155,7 +213,14 @@ function contributions(model: LearnedModel, x: Float64Array): Record<string, num
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 
 /**
- * A {@link Ranker} scoring each candidate with a trained linear model: score = σ(w · x̂), where
+ * Logit units per point of the default formula's score: candidates' logits spread over about
+ * four times the range their formula scores do, so feedback and session boosts keep their weight.
+ */
+const LOGIT_PER_FORMULA_POINT = 4;
+
+/**
+ * A {@link Ranker} scoring each candidate with a trained linear model (the shipped
+ * `DEFAULT_LEARNED_MODEL` unless another is given): score = σ(w · x̂), where
  * x̂ is the standardised feature vector. Components are each feature's share of the logit.
  * Forced symbols still go to the front, as with the default ranker.
  *
@@ -164,13 +229,19 @@ const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
  * const engine = createEngine({ store, ranker: createLearnedRanker({ model: JSON.parse(readFileSync('model.json', 'utf8')) }) });
  * ```
  */
-export function createLearnedRanker(options: { readonly model: LearnedModel; readonly name?: string }): Ranker {
-  const { model } = options;
+export function createLearnedRanker(options: { readonly model?: LearnedModel; readonly name?: string } = {}): Ranker {
+  const model = options.model ?? DEFAULT_LEARNED_MODEL;
   checkModel(model);
+  // The name carries the weights: answers cached under one model are not served under another.
+  const name = `${options.name ?? 'knowing-learned'}@${sha256Hex(JSON.stringify([model.mean, model.scale, model.weights])).slice(0, 12)}`;
   const score = (inputs: readonly RankInput[], context: RankContext): ScoredInput[] => {
     const vectors = learnedFeatures(inputs, context);
     const scored = inputs.map((input, i) => {
       const components = contributions(model, vectors[i]!);
+      // What the history tasks cannot teach (no feedback or sessions there) is added to the
+      // logit as the formula adds it to its score, scaled to the logit's spread.
+      components['feedback'] = LOGIT_PER_FORMULA_POINT * feedbackAdjustment(input.feedback, DEFAULT_RANKING_OPTIONS.feedback);
+      components['session'] = LOGIT_PER_FORMULA_POINT * sessionContribution(input.sessionBoost, DEFAULT_RANKING_OPTIONS.session);
       let logit = 0;
       for (const value of Object.values(components)) logit += value;
       return { input, score: sigmoid(logit), components, factors: Object.fromEntries(LEARNED_FEATURES.map((f, k) => [f, vectors[i]![k]!])) };
@@ -178,9 +249,10 @@ export function createLearnedRanker(options: { readonly model: LearnedModel; rea
     return finalizeRanking(scored);
   };
   return {
-    name: options.name ?? 'knowing-learned',
+    name,
     rank(inputs, context): RankedSymbol[] {
-      return score(inputs, context).map(toRankedSymbol);
+      // Per feature in `explain`; here summed by kind of evidence (lexical, names, graph, kind, …).
+      return score(inputs, context).map((entry) => toRankedSymbol({ ...entry, components: grouped(entry.components) }));
     },
     explain(symbol: NodeId, inputs, context): RankExplanation | undefined {
       const ranked = score(inputs, context);
@@ -191,9 +263,11 @@ export function createLearnedRanker(options: { readonly model: LearnedModel; rea
         symbol,
         score: entry.score,
         rank: position + 1,
-        components: entry.components,
-        factors: entry.factors,
-        notes: ['learned ranker: components are each feature’s share of the logit; score = σ(sum)'],
+        total: ranked.length,
+        components: grouped(entry.components),
+        // Per feature: its share of the logit (the components are these summed by kind of evidence).
+        factors: entry.components,
+        notes: ['learned ranker: score = σ(sum of the components); factors are each feature’s share of the logit'],
       };
     },
   };
@@ -213,11 +287,14 @@ export interface TrainOptions {
   readonly epochs: number;
   /** Adam step size. @default 0.05 */
   readonly learningRate: number;
-  /** Negatives paired with each positive: the first ones of the group's own order. @default 60 */
+  /**
+   * Negatives paired with each positive: the first ones of the group's own order. Pairing with
+   * (nearly) all of them beat pairing with the hard ones only (60) in cross-validation. @default 1000
+   */
   readonly negativesPerPositive: number;
 }
 
-export const DEFAULT_TRAIN_OPTIONS: TrainOptions = Object.freeze({ l2: 0.01, epochs: 200, learningRate: 0.05, negativesPerPositive: 60 });
+export const DEFAULT_TRAIN_OPTIONS: TrainOptions = Object.freeze({ l2: 0.01, epochs: 200, learningRate: 0.05, negativesPerPositive: 1000 });
 
 /**
  * Fit a {@link LearnedModel} by pairwise logistic regression (RankNet with a linear scorer):

@@ -75,6 +75,13 @@ export function report(e: SymbolExplanation): string[] {
     lines.push('', '  score components:');
     lines.push(...table(components.map(([name, value]) => [name, formatScore(value)]), '    '));
   }
+  // The learned ranker's per-feature shares of its logit, largest first.
+  const factors = Object.entries(e.factors ?? {}).filter(([, value]) => Math.abs(value) >= 0.005);
+  if (factors.length > 0) {
+    factors.sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]));
+    lines.push('', '  features (share of the learned score):');
+    lines.push(...table(factors.map(([name, value]) => [name, formatScore(value)]), '    '));
+  }
   lines.push('', '  keywords:');
   const k = e.keywords;
   const keywordRows: string[][] = [];
