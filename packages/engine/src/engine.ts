@@ -27,6 +27,7 @@ import { explainRun } from './explain.js';
 import { findTests } from './test-scope.js';
 import type { Channel } from './channel.js';
 import { createLexicalChannel } from './channels/lexical.js';
+import { createTraceChannel } from './channels/traces.js';
 
 const PACK_NOTE_KIND = 'context_pack';
 
@@ -53,7 +54,7 @@ const RESERVED_CHANNEL_NAMES = new Set(['tiered', 'bm25', 'equiv', 'path', 'vect
 
 /** The built-in lexical channel, replaced by a registered one of the same name, then the others in order. */
 function registeredChannels(extra: readonly Channel[] | undefined): Channel[] {
-  const list: Channel[] = [createLexicalChannel()];
+  const list: Channel[] = [createLexicalChannel(), createTraceChannel()];
   const seen = new Set<string>();
   for (const channel of extra ?? []) {
     if (!channel || typeof channel.name !== 'string' || typeof channel.run !== 'function' || typeof channel.fingerprint !== 'function') {

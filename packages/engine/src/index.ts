@@ -30,6 +30,7 @@ export type {
 } from './types.js';
 export { fuseChannels } from './fusion.js';
 export { createLexicalChannel, DEFAULT_LEXICAL_CHANNEL_OPTIONS } from './channels/lexical.js';
+export { createTraceChannel } from './channels/traces.js';
 export type { LexicalChannelOptions, LexicalChannelInput } from './channels/lexical.js';
 export type { Channel, ChannelContext } from './channel.js';
 export { noiseReason } from './seeds.js';

@@ -30,6 +30,27 @@ describe('channels', () => {
     expect(result.ranked[ranked]!.components['lexical']).toBeGreaterThan(0);
   });
 
+  it('the traces channel resolves a pasted traceback to the frames inside the repository, innermost first', async () => {
+    const engine = createEngine({ store: fixture.store });
+    const task = [
+      'Logging in breaks after upgrading, this is what we get:',
+      'Traceback (most recent call last):',
+      '  File "/srv/site/.venv/lib/python3.12/site-packages/gunicorn/workers/sync.py", line 135, in handle',
+      '  File "/srv/site/vendor/tinyweb/app.py", line 20, in wsgi_app',
+      '  File "/srv/site/vendor/tinyweb/sessions.py", line 24, in open_session',
+      'ValueError: not enough values to unpack',
+    ].join('\n');
+    const result = await engine.forTask(task, { trace: true, fresh: true });
+    const frames = result.trace!.channels['traces']!;
+    expect(frames[0]!.node.qualifiedName).toBe('tinyweb/sessions.py.SessionInterface.open_session');
+    expect(frames[0]!.detail).toBe('frame 0');
+    expect(frames.every((h) => h.node.file.startsWith('tinyweb/'))).toBe(true);
+    expect(result.ranked[0]!.node.qualifiedName).toBe('tinyweb/sessions.py.SessionInterface.open_session');
+    // Without a trace the channel finds nothing.
+    const plain = await engine.forTask('logging in breaks after upgrading', { trace: true, fresh: true });
+    expect(plain.trace!.channels['traces']).toEqual([]);
+  });
+
   it('a registered channel runs for every task, its hits are fused and traced', async () => {
     const sign = (await fixture.store.findNodesByName('sign'))[0]!;
     const calls: string[] = [];

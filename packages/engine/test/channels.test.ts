@@ -55,6 +55,13 @@ describe('retrieval channels on an indexed fixture', () => {
     expect(result.hits.slice(0, 5).map(path)).toContain('SessionInterface.save_session');
   });
 
+  it('bm25: searches the plain words of a task too when it names an identifier', async () => {
+    const keywords = extractKeywordSet('`before_request` hooks should see the signed cookie');
+    const result = await bm25Channel(fixture.store, keywords, [], [], 30, o.seeds.bm25Keywords);
+    expect(result.query).toContain('before_request');
+    expect(result.query).toContain('cookie');
+  });
+
   it('bm25: decomposes a compound that finds nothing into its parts', async () => {
     const keywords = extractKeywordSet('the `NoSuchFinalizeRequest` is broken');
     const result = await bm25Channel(fixture.store, keywords, [], [], 30);

@@ -37,3 +37,5 @@ export { PATH_STOP_WORDS } from './data/path-stop-words.js';
 export { PROSE_ABBREVIATIONS, FILE_EXTENSIONS, IDENTIFIER_ATOMS } from './data/lexicon.js';
 export { taskTerms, symbolTerms, countTermMatches, stemTerm } from './terms.js';
 export { lexicalTerms, lexicalQueryTerms, LEXICAL_STOP_WORDS } from './lexical.js';
+export { extractStackFrames } from './frames.js';
+export type { StackFrame } from './frames.js';

@@ -24,6 +24,7 @@ describe('public API', () => {
         'lexicalTerms',
         'lexicalQueryTerms',
         'LEXICAL_STOP_WORDS',
+        'extractStackFrames',
         'DEFAULT_KEYWORD_OPTIONS',
         'DEFAULT_PATH_TERM_OPTIONS',
         'DEFAULT_FTS_QUERY_OPTIONS',

@@ -218,6 +218,9 @@ const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
  */
 const LOGIT_PER_FORMULA_POINT = 4;
 
+/** Logit added to the innermost frame of a pasted stack trace (halved for the next, …). */
+const TRACE_LOGIT = 3;
+
 /**
  * A {@link Ranker} scoring each candidate with a trained linear model (the shipped
  * `DEFAULT_LEARNED_MODEL` unless another is given): score = σ(w · x̂), where
@@ -242,6 +245,9 @@ export function createLearnedRanker(options: { readonly model?: LearnedModel; re
       // logit as the formula adds it to its score, scaled to the logit's spread.
       components['feedback'] = LOGIT_PER_FORMULA_POINT * feedbackAdjustment(input.feedback, DEFAULT_RANKING_OPTIONS.feedback);
       components['session'] = LOGIT_PER_FORMULA_POINT * sessionContribution(input.sessionBoost, DEFAULT_RANKING_OPTIONS.session);
+      // A frame of a pasted stack trace (the `traces` channel): no history task carries one, so
+      // the model has no weight for it; the innermost frame gets a fixed, strong push.
+      components['traces'] = TRACE_LOGIT * reciprocal(input.channelRanks?.['traces']);
       let logit = 0;
       for (const value of Object.values(components)) logit += value;
       return { input, score: sigmoid(logit), components, factors: Object.fromEntries(LEARNED_FEATURES.map((f, k) => [f, vectors[i]![k]!])) };

@@ -322,3 +322,32 @@ describe('term matches', () => {
     expect(() => createDefaultRanker().rank([input('x', Number.NaN)], { task: 't', now: NOW })).toThrow(/termMatches/);
   });
 });
+
+describe('isTestTask needs evidence that a task is about tests', () => {
+  const words = ['test', 'tests', 'testing', 'spec'];
+  it('a short request naming a test word is', () => {
+    expect(isTestTask('add a unit test for redirects', [], words)).toBe(true);
+    expect(isTestTask('fix the flaky tests', ['flaky', 'tests'], words)).toBe(true);
+  });
+  it('one mention in a long report is not; two mentions or test code named are', () => {
+    const report = 'the redirect loses its query string when the target has a fragment, found while running our test suite against a proxy';
+    expect(isTestTask(report, ['redirect', 'test', 'suite'], words)).toBe(false);
+    expect(isTestTask(`${report}; the tests for redirects do not cover fragments`, [], words)).toBe(true);
+    expect(isTestTask('the redirect loses its query string when the target has a fragment, see test_redirect_fragment', [], words)).toBe(true);
+    expect(isTestTask('redirect handling breaks when the target has a fragment and RedirectTest fails with a proxy configured', [], words)).toBe(true);
+  });
+  it('keywords count only when the task names no test word itself', () => {
+    expect(isTestTask('cover the redirects', ['tests'], words)).toBe(true);
+  });
+});
+
+describe('benchmark and example code ranks like test code', () => {
+  it('is recognised by its directory', () => {
+    expect(isTestFilePath('benches/bench_main.rs')).toBe(true);
+    expect(isTestFilePath('crates/core/benchmarks/parse.rs')).toBe(true);
+    expect(isTestFilePath('examples/hello/main.go')).toBe(true);
+    expect(isTestFilePath('docs_src/tutorial/app.py')).toBe(true);
+    expect(isTestFilePath('src/flask/app.py')).toBe(false);
+    expect(isTestFilePath('src/exampleparser/parse.py')).toBe(false);
+  });
+});

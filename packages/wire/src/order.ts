@@ -26,11 +26,14 @@ export function compareText(a: string, b: string): number {
   return a === b ? 0 : a < b ? -1 : 1;
 }
 
-/** Display order: distance ascending, score descending, qualified name, then kind and id. */
+/**
+ * Display order: score descending — an agent reads the best first, whatever its distance from a
+ * seed — then distance, qualified name, kind and id.
+ */
 export function compareSymbols(a: RankedSymbol, b: RankedSymbol): number {
   return (
-    a.distance - b.distance ||
     compareScoreDesc(a.score, b.score) ||
+    a.distance - b.distance ||
     compareText(a.node.qualifiedName, b.node.qualifiedName) ||
     compareText(a.node.kind, b.node.kind) ||
     compareText(a.node.id, b.node.id)

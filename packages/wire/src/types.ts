@@ -179,7 +179,7 @@ export interface GcbDocument {
   readonly tokenBudget: number;
   /** Empty when the pack had none. */
   readonly packRoot: string;
-  /** In the encoder's order: distance ascending, score descending, qualified name. */
+  /** In the encoder's order: score descending, distance ascending, qualified name. */
   readonly symbols: readonly GcbSymbol[];
   readonly edges: readonly GcbEdge[];
 }

@@ -47,11 +47,14 @@ function encodeXml(pack: ContextPack, options: FormatOptions = {}): string {
 
   out += '  <relationship_summary>\n';
   out += `    <total_symbols>${prepared.symbols.length}</total_symbols>\n`;
-  const hops = runs(prepared.symbols, (symbol) => symbol.distance);
+  // Symbols are in score order, so one distance can come back: count per distance, ascending.
+  const perDistance = new Map<number, number>();
+  for (const symbol of prepared.symbols) perDistance.set(symbol.distance, (perDistance.get(symbol.distance) ?? 0) + 1);
+  const hops = [...perDistance].sort((a, b) => a[0] - b[0]);
   if (hops.length === 0) out += '    <by_distance/>\n';
   else {
     out += '    <by_distance>\n';
-    for (const hop of hops) out += `      <distance hop="${hop.key}" count="${hop.symbols.length}"/>\n`;
+    for (const [hop, count] of hops) out += `      <distance hop="${hop}" count="${count}"/>\n`;
     out += '    </by_distance>\n';
   }
   const byType = new Map<string, number>();

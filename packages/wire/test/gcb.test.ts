@@ -13,7 +13,7 @@ function expectedDocument(pack: ContextPack, tool: string): GcbDocument {
   const unique = pack.symbols.filter((s) => !seen.has(s.node.id) && seen.add(s.node.id));
   const text = (a: string, b: string) => (a === b ? 0 : a < b ? -1 : 1);
   const symbols = unique.sort(
-    (a, b) => a.distance - b.distance || (a.score === b.score ? 0 : a.score > b.score ? -1 : 1) || text(a.node.qualifiedName, b.node.qualifiedName) || text(a.node.kind, b.node.kind) || text(a.node.id, b.node.id),
+    (a, b) => (a.score === b.score ? 0 : a.score > b.score ? -1 : 1) || a.distance - b.distance || text(a.node.qualifiedName, b.node.qualifiedName) || text(a.node.kind, b.node.kind) || text(a.node.id, b.node.id),
   );
   const at = new Map(symbols.map((s, i) => [s.node.id, i]));
   const edgeSeen = new Set<string>();

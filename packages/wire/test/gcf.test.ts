@@ -47,15 +47,16 @@ describe('gcf full documents', () => {
     expect(text.split('\n').filter((line) => line.startsWith('@') && !line.includes('<')).every((line) => line.split(' ').length === 5)).toBe(true);
     const document = decodeGcf(text) as GcfPackDocument;
     const nodes = document.nodes.map((node) => (node.ref ? undefined : { kind: node.kind, qualifiedName: node.qualifiedName, provenance: node.provenance }));
+    // Score order: the negative-scored target comes last, in a second `targets` section.
     expect(nodes).toEqual([
       { kind: 'function', qualifiedName: 'src/odd file.ts.weird name', provenance: 'custom provenance' },
-      { kind: 'fn', qualifiedName: 'src/日本.ts.挨拶😀\n%20#x', provenance: undefined },
       { kind: 'widget', qualifiedName: '-', provenance: '-' },
       { kind: '#kind', qualifiedName: '#private', provenance: undefined },
+      { kind: 'fn', qualifiedName: 'src/日本.ts.挨拶😀\n%20#x', provenance: undefined },
     ]);
     expect(document.edges).toEqual([
-      { target: 1, source: 0, type: 'spawns work' },
-      { target: 3, source: 2, type: 'calls' },
+      { target: 2, source: 1, type: 'calls' },
+      { target: 3, source: 0, type: 'spawns work' },
     ]);
   });
 
@@ -75,7 +76,7 @@ describe('gcf full documents', () => {
       const pack = makePack('t', symbols, edges, 10, 100);
       const document = decodeGcf(gcf(pack)) as GcfPackDocument;
       expect(document).toMatchObject({ mode: 'pack', budget: 100, tokens: 10, symbols: symbols.length, session: false, packRoot: pack.packRoot });
-      const sorted = [...symbols].sort((a, b) => a.distance - b.distance || b.score - a.score || (a.node.qualifiedName < b.node.qualifiedName ? -1 : 1));
+      const sorted = [...symbols].sort((a, b) => b.score - a.score || a.distance - b.distance || (a.node.qualifiedName < b.node.qualifiedName ? -1 : 1));
       expect(document.nodes).toEqual(
         sorted.map((s, id) => ({
           ref: false,

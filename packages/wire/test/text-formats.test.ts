@@ -61,7 +61,7 @@ describe('xml', () => {
     const elements = parseXml(formatPack(hostilePack, { format: 'xml', task }));
     expect(elements[0]).toMatchObject({ name: 'context', attributes: { task: sanitized(task), tokens_used: '30', token_budget: '100' } });
     const symbols = elements.filter((e) => e.name === 'symbol');
-    expect(symbols.map((e) => e.attributes.name)).toEqual([hostile.spaced, hostile.unicode, hostile.dash, hostile.hash].map((s) => s.node.qualifiedName));
+    expect(symbols.map((e) => e.attributes.name)).toEqual([hostile.spaced, hostile.dash, hostile.hash, hostile.unicode].map((s) => s.node.qualifiedName));
     expect(symbols[0]!.attributes.provenance).toBe('custom provenance');
     const signatures = elements.filter((e) => e.name === 'signature').map((e) => e.text);
     expect(signatures[0]).toBe(hostile.spaced.node.signature);
@@ -142,3 +142,19 @@ describe('json', () => {
   });
 });
 
+
+describe('display order', () => {
+  // A neighbour the ranking put first must be read first: distance is a label, not the order.
+  const seed = sym({ qualifiedName: 'src/a.ts.seed', file: 'src/a.ts', score: 0.3, distance: 0 });
+  const best = sym({ qualifiedName: 'src/b.ts.best', file: 'src/b.ts', score: 0.9, distance: 1 });
+  const far = sym({ qualifiedName: 'src/c.ts.far', file: 'src/c.ts', score: 0.6, distance: 2 });
+  const pack = makePack('order', [seed, far, best], []);
+  const order = ['src/b.ts.best', 'src/c.ts.far', 'src/a.ts.seed'];
+
+  it.each(['gcf', 'markdown', 'xml', 'json'] as const)('%s lists symbols by score, whatever their distance', (format) => {
+    const text = formatPack(pack, { format, task: 'order' });
+    const positions = order.map((name) => text.indexOf(name));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+});
