@@ -272,7 +272,8 @@ const report = {
   system: systems[0],
   budget,
   ...first,
-  systems: sections,
+  // Every system's figures; the first one's tasks are the top-level `tasks` and are not repeated.
+  systems: Object.fromEntries(Object.entries(sections).map(([name, section], i) => [name, i === 0 ? { ...section, tasks: undefined } : section])),
 };
 for (const system of systems) {
   const section = sections[system]!;

@@ -14,14 +14,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createSqliteStore } from '@knowing/store-sqlite';
-import { indexRepository } from '@knowing/indexer';
-import { createEngine } from '@knowing/engine';
-import { createDefaultRanker, learnedFeatures, trainLearnedModel, LEARNED_FEATURES } from '@knowing/rank';
-import type { LearnedModel, RankContext, RankInput, Ranker, TrainingGroup } from '@knowing/rank';
-import { normalizeSymbol, scoreTask, symbolsMatch } from './matching.js';
-import { historyJobs } from './jobs.js';
-import { DEFAULT_MIRRORS_DIR } from './history/index.js';
+import { createLexicalChannel } from '@knowing/engine';
+import type { LexicalChannelInput } from '@knowing/engine';
+import { labelCandidates, rankingFigures, recordTrainingGroups } from '@knowing/history';
+import type { RecordedGroup } from '@knowing/history';
+import { learnedFeatures, trainLearnedModel, LEARNED_FEATURES } from '@knowing/rank';
+import type { LearnedModel, TrainingGroup } from '@knowing/rank';
+import { normalizeSymbol, symbolsMatch } from './matching.js';
+import { DEFAULT_MIRRORS_DIR, readHistoryManifest, readHistoryTasks, resolveMirror } from './history/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,72 +38,43 @@ const { values } = parseArgs({
     epochs: { type: 'string' },
     negatives: { type: 'string' },
     diversify: { type: 'string' },
+    /** Settings of the lexical channel as JSON (as for bench:retrieval). */
+    lexical: { type: 'string' },
   },
 });
 
-/**
- * One task's candidates as recorded, in the default ranking's order: the rank inputs and the
- * context, so features can be computed again when their definitions change.
- */
-interface RecordedGroup {
-  readonly repo: string;
-  readonly task: string;
-  readonly groundTruth: readonly string[];
-  readonly context: RankContext;
-  readonly inputs: readonly RankInput[];
-}
-
 const namesOf = (group: RecordedGroup): string[] => group.inputs.map((input) => input.node.qualifiedName);
-
-/** What training needs of an input: its node without the text fields, and the evidence. */
-function slim(input: RankInput): RankInput {
-  return { ...input, node: { ...input.node, signature: '', doc: '' } };
-}
 
 const invokedFrom = process.env.INIT_CWD ?? process.cwd();
 
+/** One group per task (`recordTrainingGroups` of @knowing/history), each repository's tree and index kept under the work directory for the next run. */
 async function record(): Promise<RecordedGroup[]> {
   if (!values.tasks || !values.corpus) {
     process.stderr.write('usage: train --tasks benchmarks/history --corpus <work dir> [--split tuning] [--groups out.json] [--out model.json]\n       train --from groups.json [--out model.json]\n');
     process.exit(2);
   }
+  const tasksDir = resolve(invokedFrom, values.tasks);
   const corpus = resolve(invokedFrom, values.corpus);
+  const mirrors = resolve(invokedFrom, values.mirrors!);
   const dbDir = resolve(invokedFrom, values['db-dir'] ?? join(corpus, '.knowing-bench'));
   mkdirSync(dbDir, { recursive: true });
-  const wanted = values.repos ? new Set(values.repos.split(',')) : undefined;
-  const jobs = historyJobs(
-    resolve(invokedFrom, values.tasks),
-    { split: values.split as 'tuning' | 'heldout' | 'all', mirrors: resolve(invokedFrom, values.mirrors!), workDir: corpus, ...(wanted ? { wanted } : {}) },
-    (message) => process.stderr.write(`${message}\n`),
-  );
+  const wanted = values.repos ? values.repos.split(',') : undefined;
+  const manifest = new Map(readHistoryManifest(tasksDir).map((r) => [r.name, r]));
+  const byRepo = readHistoryTasks(tasksDir, { split: values.split as 'tuning' | 'heldout' | 'all', ...(wanted ? { repos: wanted } : {}) });
+  const channels = values.lexical ? [createLexicalChannel(JSON.parse(values.lexical) as LexicalChannelInput)] : [];
   const groups: RecordedGroup[] = [];
-  const base = createDefaultRanker();
-  for (const job of jobs) {
-    const store = await createSqliteStore({ path: join(dbDir, `${job.repo}.db`) });
-    for (const task of job.tasks) {
-      await indexRepository({ root: job.prepare(task), store, repoId: job.repo });
-      let seen: { inputs: readonly RankInput[]; context: RankContext } | undefined;
-      const recorder: Ranker = {
-        name: 'recorder',
-        rank(inputs, context) {
-          seen = { inputs, context };
-          return base.rank(inputs, context);
-        },
-      };
-      const result = await createEngine({ store, ranker: recorder }).forTask(task.description, { fresh: true });
-      if (!seen) continue;
-      const byId = new Map(seen.inputs.map((input) => [input.node.id, input]));
-      const { task: text, keywords, aboutTests } = seen.context;
-      groups.push({
-        repo: job.repo,
-        task: task.id,
-        groundTruth: task.groundTruth,
-        context: { task: text, ...(keywords ? { keywords } : {}), ...(aboutTests !== undefined ? { aboutTests } : {}) },
-        inputs: result.ranked.map((s) => byId.get(s.node.id)).filter((i): i is RankInput => i !== undefined).map(slim),
-      });
+  for (const [repo, tasks] of byRepo) {
+    let gitDir: string;
+    try {
+      gitDir = resolveMirror(manifest.get(repo)!.mirror, mirrors);
+    } catch (error) {
+      process.stderr.write(`skip ${repo}: ${(error as Error).message}\n`);
+      continue;
     }
-    await store.close();
-    process.stderr.write(`${job.repo}: ${job.tasks.length} tasks recorded\n`);
+    groups.push(
+      ...(await recordTrainingGroups({ gitDir, tasks, repo, worktree: join(corpus, `history-${repo}`), dbPath: join(dbDir, `${repo}.db`), engine: { channels } })),
+    );
+    process.stderr.write(`${repo}: ${tasks.length} tasks recorded\n`);
   }
   return groups;
 }
@@ -116,14 +87,8 @@ function featuresOf(group: RecordedGroup): Float64Array[] {
 }
 
 function labelled(group: RecordedGroup): TrainingGroup {
-  const truth = group.groundTruth.map(normalizeSymbol);
-  return {
-    features: featuresOf(group),
-    labels: namesOf(group).map((name) => {
-      const r = normalizeSymbol(name);
-      return truth.some((g) => symbolsMatch(r, g));
-    }),
-  };
+  // Groups saved before labels were recorded have none: label them by the same rules.
+  return { features: featuresOf(group), labels: group.labels ?? labelCandidates(namesOf(group), group.groundTruth) };
 }
 
 function rankWith(model: LearnedModel, group: RecordedGroup): string[] {
@@ -148,19 +113,8 @@ const cap = values.diversify ? Number(values.diversify) : 0;
 const finish = (names: string[]): string[] => (cap > 0 ? diversify(names, cap) : names);
 
 function metrics(groups: readonly RecordedGroup[], order: (g: RecordedGroup) => readonly string[]) {
-  let p10 = 0;
-  let dedup = 0;
-  let r10 = 0;
-  let mrr = 0;
-  for (const group of groups) {
-    const m = scoreTask(order(group), group.groundTruth);
-    p10 += m.precisionAt10;
-    dedup += m.dedupPrecisionAt10;
-    r10 += m.recallAt10;
-    mrr += m.mrr;
-  }
-  const n = Math.max(1, groups.length);
-  return `P@10 ${(p10 / n).toFixed(3)}  dedup ${(dedup / n).toFixed(3)}  R@10 ${(r10 / n).toFixed(3)}  MRR ${(mrr / n).toFixed(3)}`;
+  const f = rankingFigures(groups, order);
+  return `P@10 ${f.precisionAt10.toFixed(3)}  dedup ${f.dedupPrecisionAt10.toFixed(3)}  R@10 ${f.recallAt10.toFixed(3)}  MRR ${f.mrr.toFixed(3)}`;
 }
 
 const groups = values.from ? (JSON.parse(readFileSync(resolve(invokedFrom, values.from), 'utf8')) as RecordedGroup[]) : await record();

@@ -9,9 +9,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_MIRRORS_DIR, resolveMirror } from './checkout.js';
-import { DEFAULT_MINE_OPTIONS, mineRepository } from './miner.js';
-import { writeHistoryManifestEntry, writeHistoryTasks } from './tasks.js';
+import { DEFAULT_MIRRORS_DIR, DEFAULT_MINE_OPTIONS, mineRepository, resolveMirror, writeHistoryManifestEntry, writeHistoryTasks } from './index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const LANGUAGES = ['go', 'python', 'typescript', 'javascript', 'rust', 'java', 'csharp', 'ruby'];

@@ -208,5 +208,37 @@ export const mcpCommand: Command = {
   run: async (ctx) => (await import('./commands/mcp.js')).runMcp(ctx),
 };
 
+export const trainCommand: Command = {
+  name: 'train',
+  summary: "retrain the learned ranker on the repository's own git history",
+  usage: 'train [--max-tasks N] [--holdout FRACTION] [--out FILE] [--json]',
+  description:
+    'Turns the repository\'s history into tasks — a commit whose message says what it changes is a task, the ' +
+    'existing functions its diff changes are the right answers — and fits the learned ranker to them. Each task\'s ' +
+    'parent commit is checked out in a temporary worktree, indexed and asked the task (your working tree, branch ' +
+    'and index are not touched). The newest tasks (--holdout) are kept out of training and used to print before/after ' +
+    'figures: R@10, MRR and P@10 of the formula, the shipped model and the trained model on the same candidates. ' +
+    'The model is written to <repo>/.knowing/model.json, where `knowing context`, `why`, `viz` and `mcp` pick it ' +
+    'up for task answers (a ranker set in knowing.config still wins); delete the file to go back to the shipped ' +
+    'model. Takes about a second per task on a small repository, longer on a large one; Ctrl-C stops it and cleans up.',
+  options: {
+    'max-tasks': { type: 'string', value: 'N', description: 'mine at most this many tasks, newest first', defaultText: '200' },
+    holdout: { type: 'string', value: 'FRACTION', description: 'share of the tasks, newest first, kept out of training for the figures', defaultText: '0.2' },
+    out: { type: 'string', short: 'o', value: 'FILE', description: 'write the model here instead (it is then not used until you move it)', defaultText: '<repo>/.knowing/model.json' },
+  },
+  examples: [
+    ['knowing train', 'learn from the history of the repository you are in, and use the model from now on'],
+    ['knowing train --max-tasks 50 --holdout 0.3', 'a quicker run, judged on more held-out tasks'],
+    ['knowing train --out /tmp/model.json --json', 'try a model without using it; figures as JSON'],
+    ['rm .knowing/model.json', 'go back to the shipped model'],
+  ],
+  exitCodes: [
+    [ExitCode.Failure, 'too few tasks in the history (the message says how many and the minimum), or nothing to learn from'],
+    [ExitCode.Usage, 'not a git repository, bad --max-tasks or --holdout'],
+    [ExitCode.Interrupted, 'Ctrl-C: the temporary worktree and index were removed, no model written'],
+  ],
+  run: async (ctx) => (await import('./commands/train.js')).runTrain(ctx),
+};
+
 /** Every subcommand, in the order the help lists them. */
-export const COMMANDS: readonly Command[] = [indexCommand, statsCommand, contextCommand, whyCommand, testScopeCommand, vizCommand, mcpCommand];
+export const COMMANDS: readonly Command[] = [indexCommand, statsCommand, contextCommand, whyCommand, testScopeCommand, vizCommand, mcpCommand, trainCommand];

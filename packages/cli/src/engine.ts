@@ -1,20 +1,28 @@
 import { createEngine } from '@knowing/engine';
 import type { Engine } from '@knowing/engine';
+import { repositoryModel } from '@knowing/history/model';
 import { costFunctionFor, createFormatRegistry } from '@knowing/wire';
 import { loadRanker } from './config.js';
 import { configError, toFailure, usageError } from './errors.js';
+import type { CommandContext } from './command.js';
 import type { OpenIndex } from './session.js';
 
 // Apart from session.ts so that commands which only read the store (stats) do not load the
 // engine and the formats.
 
-/** The engine over an open index, with the config's ranker, plugins and options. */
-export async function engineFor(index: OpenIndex): Promise<Engine> {
+/**
+ * The engine over an open index, with the config's ranker, plugins and options. Without a
+ * configured ranker, task answers use the repository's own model (`knowing train` writes it to
+ * `<repo>/.knowing/model.json`) when there is one; `warn` says why one present is not used.
+ */
+export async function engineFor(index: OpenIndex, warn: (message: string) => void): Promise<Engine> {
   const { loaded } = index;
   const ranker = await loadRanker(loaded);
+  const learnedModel = ranker || loaded.config.engine?.rankingModel === 'formula' ? undefined : repositoryModel(index.root, { warn });
   const engine = createEngine({
     store: index.store,
     ...(ranker ? { ranker } : {}),
+    ...(learnedModel ? { learnedModel } : {}),
     ...(loaded.config.engine ? { options: loaded.config.engine } : {}),
     // The budget counts what the chosen format really costs per symbol.
     symbolCost: (format) => (formats.has(format) ? costFunctionFor(format) : undefined),
@@ -28,6 +36,11 @@ export async function engineFor(index: OpenIndex): Promise<Engine> {
     }
   }
   return engine;
+}
+
+/** Where a command's warning about an unusable model file goes: stderr, even with --json (stdout carries the answer). */
+export function modelWarning(ctx: CommandContext): (message: string) => void {
+  return (message) => ctx.io.stderr.write(`knowing: warning: ${message}\n`);
 }
 
 const formats = createFormatRegistry();

@@ -509,11 +509,19 @@ describe('start-up loads only what the command needs', () => {
     }
   });
 
-  it('context loads the store, the engine and the formats, but not the indexer', async () => {
+  it('context loads the store, the engine, the formats and the repository-model reader, but not the indexer', async () => {
     const { packages, result } = await packagesLoaded(['context', '--task', TASK], { cwd: repo });
     expect(result.code).toBe(0);
-    for (const name of ['@knowing/store-sqlite', '@knowing/engine', '@knowing/wire']) expect(packages).toContain(name);
+    for (const name of ['@knowing/store-sqlite', '@knowing/engine', '@knowing/wire', '@knowing/history']) expect(packages).toContain(name);
     expect(packages).not.toContain('@knowing/indexer');
+    expect(packages).not.toContain('@knowing/mcp');
+    expect(packages).not.toContain('yaml');
+  });
+
+  it('train loads the history miner, the indexer, the store and the engine, but not the formats or the MCP server', async () => {
+    const { packages } = await packagesLoaded(['train', '--max-tasks', '1'], { cwd: repo });
+    for (const name of ['@knowing/history', '@knowing/indexer', '@knowing/store-sqlite', '@knowing/engine', '@knowing/rank']) expect(packages).toContain(name);
+    expect(packages).not.toContain('@knowing/wire');
     expect(packages).not.toContain('@knowing/mcp');
   });
 

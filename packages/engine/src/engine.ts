@@ -101,7 +101,8 @@ export function createEngine(config: CreateEngineOptions): Engine {
   }
   const formula: CheckedRanker = wrapRanker(config.ranker ?? createDefaultRanker(options.ranking));
   // Task answers: a given ranker, else the learned model unless the formula is asked for.
-  const ranker: CheckedRanker = config.ranker || options.rankingModel === 'formula' ? formula : wrapRanker(createLearnedRanker());
+  const ranker: CheckedRanker =
+    config.ranker || options.rankingModel === 'formula' ? formula : wrapRanker(createLearnedRanker(config.learnedModel ? { model: config.learnedModel } : {}));
   const registry: ClassRegistry = createClassRegistry(
     (config.classes as readonly EquivalencePlugin[] | undefined) ?? BUILTIN_PLUGINS,
   );

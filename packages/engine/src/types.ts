@@ -1,6 +1,6 @@
 import type { ContextPack, GraphNode, GraphStore, NodeId, RankedSymbol } from '@knowing/graph';
 import type { KeywordSet } from '@knowing/keywords';
-import type { Ranker } from '@knowing/rank';
+import type { LearnedModel, Ranker } from '@knowing/rank';
 import type { ClassRegistry } from '@knowing/equivalence';
 import type { Tokenizer } from '@knowing/pack';
 import type { EngineOptions, EngineOptionsInput } from './options.js';
@@ -42,6 +42,11 @@ export interface VectorChannel {
 /** Options of `createEngine`. */
 export interface CreateEngineOptions {
   readonly store: GraphStore;
+  /**
+   * The model of the learned ranker for task answers, instead of the shipped
+   * `DEFAULT_LEARNED_MODEL` (a repository's own, from `knowing train`). Checked at creation.
+   */
+  readonly learnedModel?: LearnedModel;
   /** Replaces the default ranker. Its output is validated at the boundary. */
   readonly ranker?: Ranker;
   /** Equivalence classes to use instead of the built-in ones (plugins can also be registered later). */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ErrorCode, isKnowingError, KnowingError } from '@knowing/graph';
 import type { ContextPack, GraphNode, GraphStore, NodeId } from '@knowing/graph';
 import { createEngine } from '@knowing/engine';
+import { repositoryModel } from '@knowing/history/model';
 import type { ContextResult, Engine } from '@knowing/engine';
 import type { IndexProgress } from '@knowing/indexer';
 import { createSqliteStore } from '@knowing/store-sqlite';
@@ -172,8 +173,12 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
   try {
     keeper = new IndexKeeper(root, store, options.indexOptions ?? {}, log);
     const tokenizer = options.engine?.tokenizer;
+    // A ranker passed in wins; else the repository's own model (`knowing train`), when usable.
+    const learnedModel =
+      options.engine?.ranker || options.engine?.learnedModel || options.engineOptions?.rankingModel === 'formula' ? undefined : repositoryModel(root, { warn: log });
     engine = createEngine({
       ...options.engine,
+      ...(learnedModel ? { learnedModel } : {}),
       store,
       ...(options.engineOptions ? { options: options.engineOptions } : {}),
       // Budgets count the chosen format's real cost per symbol: its full line. Not the cheaper

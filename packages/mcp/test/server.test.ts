@@ -2,7 +2,7 @@
  * In-process tests of behaviour that is awkward to reach through a child process: slow first
  * index, progress notifications, the bounded pack history, option checks, closing.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -45,6 +45,18 @@ function gitCopy(): ReturnType<typeof scratchRepo> {
 }
 
 describe('createKnowingServer', () => {
+  it("uses the repository's own model (.knowing/model.json), and says in one line why not when it does not fit", async () => {
+    const root = plainCopy();
+    mkdirSync(path.join(root, '.knowing'), { recursive: true });
+    writeFileSync(path.join(root, '.knowing', 'model.json'), JSON.stringify({ version: 1, features: ['lexical'], mean: [0], scale: [1], weights: [1] }));
+    const logged: string[] = [];
+    const { client } = await connected({ repoRoot: root, log: (message) => logged.push(message) });
+    const warnings = logged.filter((line) => line.includes('model.json'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^ignoring .*model\.json \(learned model does not fit this version\); using the shipped model/);
+    expect(textOf(await call(client, 'context_for_task', { task_description: 'search notes by query' }))).toContain('search_notes');
+  });
+
   it('keeps its database in <repo>/.knowing/graph.db by default, and does not index it', async () => {
     const root = plainCopy();
     const { server, client } = await connected({ repoRoot: root });

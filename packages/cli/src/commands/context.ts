@@ -7,7 +7,7 @@ import type { CommandContext } from '../command.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
 import { createProgress } from '../progress.js';
 import { changedFiles, ignoreIndexDirectory, toRepoPath } from '../repo.js';
-import { checkFormat, engineFor, isBinaryFormat } from '../engine.js';
+import { checkFormat, engineFor, isBinaryFormat, modelWarning } from '../engine.js';
 import { locate, openIndex } from '../session.js';
 import type { OpenIndex } from '../session.js';
 import { formatInt } from '../text.js';
@@ -110,7 +110,7 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
   if (booleanValue(ctx.values, 'reindex')) await reindex(ctx);
   const index = await openIndex(ctx);
   try {
-    const engine = await engineFor(index);
+    const engine = await engineFor(index, modelWarning(ctx));
     const options = { format, ...(budget !== undefined ? { budget } : {}) };
     const { result, title } = await answer(ctx, engine, index, query, options);
     const output = formatPack(result.pack, { format, task: title, tool: 'knowing context', ...(format === 'json' && ctx.out.json ? { pretty: true } : {}) });

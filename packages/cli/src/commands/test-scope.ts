@@ -4,7 +4,7 @@ import { listValue, positiveInteger, stringValue } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { ExitCode, usageError } from '../errors.js';
 import { changedFiles } from '../repo.js';
-import { engineFor } from '../engine.js';
+import { engineFor, modelWarning } from '../engine.js';
 import { openIndex } from '../session.js';
 import { plural } from '../text.js';
 import { indexedFiles } from './context.js';
@@ -44,7 +44,7 @@ export async function runTestScope(ctx: CommandContext): Promise<ExitCode> {
     const result: TestScopeResult =
       files.length === 0
         ? { files: [], changedSymbols: 0, tests: [], testFiles: [] }
-        : await (await engineFor(index)).testScope(files, depth !== undefined ? { depth } : {});
+        : await (await engineFor(index, modelWarning(ctx))).testScope(files, depth !== undefined ? { depth } : {});
     print(ctx, format, result);
     return ExitCode.Ok;
   } finally {

@@ -6,7 +6,7 @@ import { positiveInteger, stringValue } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { CliError, ExitCode } from '../errors.js';
 import { displayPath } from '../repo.js';
-import { engineFor } from '../engine.js';
+import { engineFor, modelWarning } from '../engine.js';
 import { openIndex } from '../session.js';
 import { formatInt, formatScore } from '../text.js';
 import { renderVizPage } from '../viz-page.js';
@@ -20,7 +20,7 @@ export async function runViz(ctx: CommandContext): Promise<ExitCode> {
   const index = await openIndex(ctx);
   let data: VizData;
   try {
-    const engine = await engineFor(index);
+    const engine = await engineFor(index, modelWarning(ctx));
     const budget = budgetFlag ?? index.loaded.config.defaults?.budget;
     const result = await engine.forTask(task, { trace: true, ...(budget !== undefined ? { budget } : {}) });
     data = vizData(task, index.root, result.pack.symbols, result.pack.edges, result.ranked, result.trace, {

@@ -2,7 +2,7 @@ import type { SymbolExplanation } from '@knowing/engine';
 import { positiveInteger, stringValue } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { ExitCode, usageError } from '../errors.js';
-import { engineFor } from '../engine.js';
+import { engineFor, modelWarning } from '../engine.js';
 import { openIndex } from '../session.js';
 import { formatScore, plural, table } from '../text.js';
 import { requireTask } from './context.js';
@@ -24,7 +24,7 @@ export async function runWhy(ctx: CommandContext): Promise<ExitCode> {
   const budget = positiveInteger(stringValue(ctx.values, 'budget'), '--budget');
   const index = await openIndex(ctx);
   try {
-    const engine = await engineFor(index);
+    const engine = await engineFor(index, modelWarning(ctx));
     const defaults = index.loaded.config.defaults ?? {};
     const effectiveBudget = budget ?? defaults.budget;
     const explanation = await engine.explainSymbol(task, symbol.trim(), effectiveBudget !== undefined ? { budget: effectiveBudget } : {});

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { cleanMessage, countWords, skipReason, stripReferences, stripSubjectPrefix } from '../src/history/message.js';
-import { parseUnifiedDiff } from '../src/history/diff.js';
-import { isStructuralLine } from '../src/history/ground-truth.js';
-import { isExcludedPath, orderCommits } from '../src/history/miner.js';
+import { cleanMessage, countWords, skipReason, stripReferences, stripSubjectPrefix } from '../src/message.js';
+import { parseUnifiedDiff } from '../src/diff.js';
+import { isStructuralLine } from '../src/ground-truth.js';
+import { isExcludedPath, orderCommits } from '../src/miner.js';
 
 const commit = (message: string, parents: string[] = ['p1']) => ({ message, parents });
 

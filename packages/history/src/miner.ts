@@ -1,5 +1,5 @@
 /**
- * Mine benchmark tasks from a repository's history: commits whose message says in words what
+ * Mine tasks from a repository's history: commits whose message says in words what
  * changed and whose diff changes a handful of existing non-test functions. The message is the
  * task; the functions, named by our indexer on the parent commit, are the ground truth.
  */
@@ -18,8 +18,8 @@ export interface MineOptions {
   readonly gitDir: string;
   /** Short repository name used in task ids and paths (`flask`). */
   readonly repo: string;
-  /** The repository's main language (`python`, `go`, …), recorded in each task. */
-  readonly language: string;
+  /** The repository's main language (`python`, `go`, …), recorded in each task. @default '' */
+  readonly language?: string;
   /** At most this many tasks, newest first. @default 40 */
   readonly cap?: number;
   /** Only the newest this-many commits are candidates: older history may not index as today's does. @default 3000 */
@@ -35,10 +35,12 @@ export interface MineOptions {
   readonly maxFiles?: number;
   /** Called after each commit examined, with the running count of tasks. */
   readonly onCommit?: (commit: LogEntry, verdict: string, tasks: number) => void;
+  /** Stops the mining between commits; the promise then rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
 }
 
 /** Defaults of {@link MineOptions}. */
-export const DEFAULT_MINE_OPTIONS = Object.freeze({ cap: 40, window: 3000, ref: 'HEAD', minWords: DEFAULT_MESSAGE_RULES.minWords, minFunctions: 1, maxFunctions: 6, maxFiles: 40 });
+export const DEFAULT_MINE_OPTIONS = Object.freeze({ language: '', cap: 40, window: 3000, ref: 'HEAD', minWords: DEFAULT_MESSAGE_RULES.minWords, minFunctions: 1, maxFunctions: 6, maxFiles: 40 });
 
 /** One mined task. */
 export interface MinedTask {
@@ -100,7 +102,7 @@ function indexable(bytes: Buffer): boolean {
  *
  * @example
  * ```ts
- * const changed = await commitGroundTruth('/work/.mirror/pallets+flask/repo', parentHash, commitHash);
+ * const changed = await commitGroundTruth('/src/flask/.git', parentHash, commitHash);
  * changed.map((f) => f.qualifiedName); // ['src/flask/app.py.Flask.run']
  * ```
  */
@@ -142,7 +144,7 @@ export async function commitGroundTruth(gitDir: string, parent: string, commit: 
  *
  * @example
  * ```ts
- * const { tasks } = await mineRepository({ gitDir: '/work/.mirror/pallets+flask/repo', repo: 'flask', language: 'python' });
+ * const { tasks } = await mineRepository({ gitDir: '/src/flask/.git', repo: 'flask', language: 'python' });
  * tasks[0]; // { id: 'flask/1a2b3c4d5e', description: '…', groundTruth: ['src/flask/app.py.Flask.run'], … }
  * ```
  */
@@ -160,6 +162,7 @@ export async function mineRepository(options: MineOptions): Promise<MineResult> 
   };
   for (const commit of commits) {
     if (tasks.length >= settings.cap) break;
+    options.signal?.throwIfAborted();
     examined++;
     const reason = skipReason(commit, { minWords: settings.minWords });
     if (reason) {

@@ -4,11 +4,9 @@
  * of the tree re-extracts only those.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-
-/** Where fetched mirrors live by default (`github:owner/name` → `<dir>/owner+name/repo`). */
-export const DEFAULT_MIRRORS_DIR = '/work/.mirror';
+import { ErrorCode, KnowingError } from '@knowing/graph';
 
 function isGitDir(path: string): boolean {
   return existsSync(join(path, 'HEAD')) && existsSync(join(path, 'objects'));
@@ -16,19 +14,18 @@ function isGitDir(path: string): boolean {
 
 /**
  * The git directory of a repository named `github:owner/name` (or `owner/name`), looked up in
- * `mirrors` as `owner+name/repo`, `owner+name`, `owner/name`, `name.git` or `name`. Throws when
- * none is a git directory.
+ * the directory `mirrors` as `owner+name/repo`, `owner+name`, `owner/name`, `name.git` or
+ * `name`. Throws a `KnowingError` (`PATH_NOT_FOUND`) when none is a git directory.
  *
  * @example
  * ```ts
- * resolveMirror('github:pallets/flask'); // '/work/.mirror/pallets+flask/repo'
  * resolveMirror('github:pallets/flask', '/data/mirrors'); // '/data/mirrors/pallets+flask/repo', …
  * ```
  */
-export function resolveMirror(source: string, mirrors: string = DEFAULT_MIRRORS_DIR): string {
+export function resolveMirror(source: string, mirrors: string): string {
   const spec = source.replace(/^github:/, '').replace(/[@:].*$/, '');
   const [owner, name] = spec.split('/');
-  if (!owner || !name) throw new Error(`[knowing:bench-history] "${source}" is not of the form github:owner/name`);
+  if (!owner || !name) throw new KnowingError(ErrorCode.InvalidArgument, `"${source}" is not of the form github:owner/name`, { source: 'history' });
   const root = resolve(mirrors);
   const candidates = [
     join(root, `${owner}+${name}`, 'repo'),
@@ -43,7 +40,9 @@ export function resolveMirror(source: string, mirrors: string = DEFAULT_MIRRORS_
     join(root, name, '.git'),
   ];
   const found = candidates.find(isGitDir);
-  if (!found) throw new Error(`[knowing:bench-history] no git directory for ${source} under ${root}; fetch it, or pass --mirrors <dir> holding owner+name/repo`);
+  if (!found) {
+    throw new KnowingError(ErrorCode.PathNotFound, `no git directory for ${source} under ${root}`, { source: 'history', hint: 'fetch it, or name a directory holding owner+name/repo' });
+  }
   return found;
 }
 
@@ -59,7 +58,7 @@ export interface Checkout {
   checkout(commit: string): void;
   /** The commit the tree is at. */
   head(): string;
-  /** Remove the working tree and its registration in the mirror. */
+  /** Remove the working tree and its registration in the mirror (the mirror's branches and HEAD are never touched). */
   remove(): void;
 }
 
@@ -79,7 +78,7 @@ export interface CheckoutOptions {
  *
  * @example
  * ```ts
- * const tree = openCheckout({ mirror: resolveMirror('github:pallets/flask'), dir: '/tmp/flask-tree' });
+ * const tree = openCheckout({ mirror: '/src/flask/.git', dir: '/tmp/flask-tree' });
  * for (const task of tasks) {
  *   tree.checkout(task.parent);
  *   await indexRepository({ root: tree.root, store, repoId: 'flask' }); // incremental
@@ -100,7 +99,7 @@ export function openCheckout(options: CheckoutOptions): Checkout {
   };
   if (!isWorktree()) {
     if (existsSync(root) && readdirSync(root).length > 0) {
-      throw new Error(`[knowing:bench-history] ${root} exists and is not a worktree of ${mirror}; remove it or choose another directory`);
+      throw new KnowingError(ErrorCode.InvalidArgument, `${root} exists and is not a worktree of ${mirror}`, { source: 'history', hint: 'remove it or choose another directory' });
     }
     // A worktree deleted by hand is still registered; prune so its name can be reused.
     git(['--git-dir', mirror, 'worktree', 'prune']);
@@ -116,7 +115,17 @@ export function openCheckout(options: CheckoutOptions): Checkout {
       return git(['-C', root, 'rev-parse', 'HEAD']).trim();
     },
     remove() {
-      git(['--git-dir', mirror, 'worktree', 'remove', '--force', root]);
+      try {
+        git(['--git-dir', mirror, 'worktree', 'remove', '--force', root]);
+      } catch {
+        // Half-created or already deleted: remove what is left and forget the registration.
+        rmSync(root, { recursive: true, force: true });
+        try {
+          git(['--git-dir', mirror, 'worktree', 'prune']);
+        } catch {
+          // The mirror itself is gone; nothing is registered anywhere.
+        }
+      }
     },
   };
 }

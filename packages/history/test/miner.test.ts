@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCheckout, resolveMirror } from '../src/history/checkout.js';
-import { commitGroundTruth, mineRepository } from '../src/history/miner.js';
-import type { MineResult } from '../src/history/miner.js';
-import { readHistoryManifest, readHistoryTasks, writeHistoryManifestEntry, writeHistoryTasks } from '../src/history/tasks.js';
+import { openCheckout, resolveMirror } from '../src/checkout.js';
+import { commitGroundTruth, mineRepository } from '../src/miner.js';
+import type { MineResult } from '../src/miner.js';
+import { readHistoryManifest, readHistoryTasks, writeHistoryManifestEntry, writeHistoryTasks } from '../src/tasks.js';
 
 const SERVICE_V1 = `"""A small service."""
 
@@ -195,7 +195,8 @@ describe('writing, reading and checking out tasks', () => {
   });
 
   it('moves one worktree between parents, cleaning untracked files but keeping .knowing', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'knowing-history-tree-')), 'tree');
+    const parent = mkdtempSync(join(tmpdir(), 'knowing-history-tree-'));
+    const dir = join(parent, 'tree');
     const tree = openCheckout({ mirror: join(root, '.git'), dir });
     try {
       tree.checkout(hashes.initial!);
@@ -212,6 +213,7 @@ describe('writing, reading and checking out tasks', () => {
       expect(openCheckout({ mirror: join(root, '.git'), dir }).head()).toBe(hashes.branchChange);
     } finally {
       tree.remove();
+      rmSync(parent, { recursive: true, force: true });
     }
     expect(existsSync(dir)).toBe(false);
   });

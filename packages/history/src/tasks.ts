@@ -1,19 +1,26 @@
 /**
- * The history benchmark on disk: `<dir>/<repo>/<short-hash>.yaml` tasks and `<dir>/MANIFEST.yaml`
- * naming each repository, its mirror, language and split. Reading gives the retrieval
- * benchmark's `BenchTask` shape plus the commit to check out.
+ * History tasks on disk: `<dir>/<repo>/<short-hash>.yaml` tasks and `<dir>/MANIFEST.yaml`
+ * naming each repository, its mirror, language and split. Reading gives each task's description
+ * and ground truth plus the commit to check out.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import type { BenchTask } from '../corpus.js';
 import type { MinedTask } from './miner.js';
 
 /** Which repositories a run uses: those tuned on, those held out, or both. */
 export type HistorySplit = 'tuning' | 'heldout';
 
-/** A history task: a corpus task plus where in the history it lives. `tier` is the repository's split. */
-export interface HistoryTask extends BenchTask {
+/** A history task read back from disk: a task with its ground truth, and where in the history it lives. `tier` is the repository's split. */
+export interface HistoryTask {
+  readonly id: string;
+  readonly repo: string;
+  readonly tier: string;
+  readonly description: string;
+  /** Qualified names on the parent commit. */
+  readonly groundTruth: readonly string[];
+  /** The YAML file the task was read from. */
+  readonly file: string;
   readonly commit: string;
   /** The commit to index and query: the task's state before the change. */
   readonly parent: string;
