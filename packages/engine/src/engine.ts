@@ -103,9 +103,7 @@ export function createEngine(config: CreateEngineOptions): Engine {
   // Task answers: a given ranker, else the learned model unless the formula is asked for.
   const ranker: CheckedRanker =
     config.ranker || options.rankingModel === 'formula' ? formula : wrapRanker(createLearnedRanker(config.learnedModel ? { model: config.learnedModel } : {}));
-  const registry: ClassRegistry = createClassRegistry(
-    (config.classes as readonly EquivalencePlugin[] | undefined) ?? BUILTIN_PLUGINS,
-  );
+  const registry: ClassRegistry = createClassRegistry(config.classes ?? BUILTIN_PLUGINS);
   const equivalence = createEquivalenceStage(registry, options.equivalence);
   const channels = registeredChannels(config.channels);
   const graph = new GraphStateCache(store, options.walk);

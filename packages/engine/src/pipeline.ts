@@ -81,7 +81,8 @@ export async function runTask(ctx: PipelineContext, state: GraphState, task: str
   timings.vector = lap();
 
   const channels: Record<ChannelName, readonly ChannelHit[]> = { tiered, bm25: bm25.hits, equiv: equivHits, path, vector, lexical: [] };
-  const aboutTests = isTestTask(task, allKeywords(keywords), DEFAULT_TEST_TASK_WORDS);
+  // The words come from the ranking options, so `ranking.testTaskWords` decides seeds, channels and ranking alike.
+  const aboutTests = isTestTask(task, allKeywords(keywords), options.ranking.testTaskWords ?? DEFAULT_TEST_TASK_WORDS);
   for (const channel of ctx.channels) {
     if ((options.channels[channel.name] ?? 1) <= 0) continue;
     lap = timer();

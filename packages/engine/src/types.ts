@@ -1,7 +1,7 @@
 import type { ContextPack, GraphNode, GraphStore, NodeId, RankedSymbol } from '@knowing/graph';
 import type { KeywordSet } from '@knowing/keywords';
 import type { LearnedModel, Ranker } from '@knowing/rank';
-import type { ClassRegistry } from '@knowing/equivalence';
+import type { ClassRegistry, EquivalencePlugin } from '@knowing/equivalence';
 import type { Tokenizer } from '@knowing/pack';
 import type { EngineOptions, EngineOptionsInput } from './options.js';
 
@@ -50,7 +50,7 @@ export interface CreateEngineOptions {
   /** Replaces the default ranker. Its output is validated at the boundary. */
   readonly ranker?: Ranker;
   /** Equivalence classes to use instead of the built-in ones (plugins can also be registered later). */
-  readonly classes?: readonly unknown[];
+  readonly classes?: readonly EquivalencePlugin[];
   /** Counts tokens for budgets; the chars/4 heuristic otherwise. */
   readonly tokenizer?: Tokenizer;
   /**

@@ -51,6 +51,14 @@ describe('channels', () => {
     expect(plain.trace!.channels['traces']).toEqual([]);
   });
 
+  it('ranking.testTaskWords decides whether the task is about tests, for the channels too', async () => {
+    const task = 'add an e2e check that dispatch request stops when before request returns';
+    const testHits = async (engine: ReturnType<typeof createEngine>): Promise<number> =>
+      (await engine.forTask(task, { trace: true, fresh: true })).trace!.channels['lexical']!.filter((h) => h.node.isTest).length;
+    expect(await testHits(createEngine({ store: fixture.store }))).toBe(0);
+    expect(await testHits(createEngine({ store: fixture.store, options: { ranking: { testTaskWords: ['e2e'] } } }))).toBeGreaterThan(0);
+  });
+
   it('a registered channel runs for every task, its hits are fused and traced', async () => {
     const sign = (await fixture.store.findNodesByName('sign'))[0]!;
     const calls: string[] = [];
