@@ -211,20 +211,22 @@ export const mcpCommand: Command = {
 export const trainCommand: Command = {
   name: 'train',
   summary: "retrain the learned ranker on the repository's own git history",
-  usage: 'train [--max-tasks N] [--holdout FRACTION] [--out FILE] [--json]',
+  usage: 'train [--max-tasks N] [--holdout FRACTION] [--out FILE] [--force] [--json]',
   description:
     'Turns the repository\'s history into tasks — a commit whose message says what it changes is a task, the ' +
     'existing functions its diff changes are the right answers — and fits the learned ranker to them. Each task\'s ' +
     'parent commit is checked out in a temporary worktree, indexed and asked the task (your working tree, branch ' +
     'and index are not touched). The newest tasks (--holdout) are kept out of training and used to print before/after ' +
     'figures: R@10, MRR and P@10 of the formula, the shipped model and the trained model on the same candidates. ' +
-    'The model is written to <repo>/.knowing/model.json, where `knowing context`, `why`, `viz` and `mcp` pick it ' +
-    'up for task answers (a ranker set in knowing.config still wins); delete the file to go back to the shipped ' +
-    'model. Takes about a second per task on a small repository, longer on a large one; Ctrl-C stops it and cleans up.',
+    'When it ranks the held-out tasks at least as well as the shipped model (R@10 + MRR), the model is written to ' +
+    '<repo>/.knowing/model.json, where `knowing context`, `why`, `viz` and `mcp` pick it up for task answers (a ranker ' +
+    'set in knowing.config still wins); otherwise nothing is written unless --force. To go back to the shipped model, delete the file ' +
+    '(.knowing/model.json). Takes about a second per task on a small repository, longer on a large one; Ctrl-C stops it and cleans up.',
   options: {
     'max-tasks': { type: 'string', value: 'N', description: 'mine at most this many tasks, newest first', defaultText: '200' },
     holdout: { type: 'string', value: 'FRACTION', description: 'share of the tasks, newest first, kept out of training for the figures', defaultText: '0.2' },
-    out: { type: 'string', short: 'o', value: 'FILE', description: 'write the model here instead (it is then not used until you move it)', defaultText: '<repo>/.knowing/model.json' },
+    out: { type: 'string', short: 'o', value: 'FILE', description: 'write the model here instead, whatever its figures (it is then not used until you move it)', defaultText: '<repo>/.knowing/model.json' },
+    force: { type: 'boolean', description: 'install the model in .knowing/model.json even when it ranks the held-out tasks worse than the shipped one' },
   },
   examples: [
     ['knowing train', 'learn from the history of the repository you are in, and use the model from now on'],

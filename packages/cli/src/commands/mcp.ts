@@ -1,5 +1,6 @@
 import type { StdioServerOptions } from '@knowing/mcp';
 import { createEngine } from '@knowing/engine';
+import type { CreateEngineOptions } from '@knowing/engine';
 import { createSqliteStore } from '@knowing/store-sqlite';
 import type { CommandContext } from '../command.js';
 import { CliError, ExitCode, configError, toFailure } from '../errors.js';
@@ -39,7 +40,7 @@ export async function runMcp(ctx: CommandContext): Promise<ExitCode> {
   // the same store, and handed over as the full class list (built-ins included).
   const store = await createSqliteStore({ path: location.dbPath });
   try {
-    let classes: readonly unknown[] | undefined;
+    let classes: CreateEngineOptions['classes'];
     if (loaded.config.plugins?.length) {
       const scratch = createEngine({ store });
       for (const [i, plugin] of loaded.config.plugins.entries()) {

@@ -111,14 +111,20 @@ export async function runTrain(ctx: CommandContext): Promise<ExitCode> {
       shipped: rankingFigures(heldOutGroups, (g: RecordedGroup) => orderWithModel(DEFAULT_LEARNED_MODEL, g)),
       trained: rankingFigures(heldOutGroups, (g: RecordedGroup) => orderWithModel(model, g)),
     };
-    writeModelFile(modelPath, model);
-    // The default location sits beside the index: keep it out of `git status` the same way.
-    if (outFlag === undefined) ignoreIndexDirectory(root, defaultDatabasePath(root));
+    // A model that does worse than the shipped one on the newest tasks is not installed unless asked:
+    // it would be picked up silently by every later answer. `--out` only writes a file to look at.
+    const worse = figures.trained.mrr + figures.trained.recallAt10 < figures.shipped.mrr + figures.shipped.recallAt10;
+    const install = outFlag !== undefined || !worse || ctx.values['force'] === true;
+    if (install) {
+      writeModelFile(modelPath, model);
+      // The default location sits beside the index: keep it out of `git status` the same way.
+      if (outFlag === undefined) ignoreIndexDirectory(root, defaultDatabasePath(root));
+    }
 
     if (out.json) {
       out.printJson({
         repository: root,
-        model: modelPath,
+        model: install ? modelPath : null,
         tasks: { mined: mined.tasks.length, examined: mined.examined, train: trainGroups.length, heldOut: heldOutGroups.length, skipped: mined.skipped },
         trainedOn,
         positives,
@@ -133,17 +139,19 @@ export async function runTrain(ctx: CommandContext): Promise<ExitCode> {
     for (const line of table([['', 'R@10', 'MRR', 'P@10'], row('before: formula', figures.formula), row('before: shipped model', figures.shipped), row('after: trained model', figures.trained)], '  ')) {
       out.line(line);
     }
+    if (!install) {
+      out.line(
+        `Not installed: the trained model ranks the held-out tasks worse than the shipped one (${plural(trainGroups.length, 'training task')} may be too few to learn from); ` +
+          'the shipped model stays in use. --force installs it anyway; --out FILE writes it to look at.',
+      );
+      return ExitCode.Ok;
+    }
     out.line(`Wrote ${displayPath(modelPath, ctx.cwd)}.`);
     if (outFlag === undefined) {
       out.line('knowing context, why, viz and mcp now rank task answers with it; delete the file to go back to the shipped model.');
     } else {
       out.line(`Copy it to ${displayPath(repositoryModelPath(root), ctx.cwd)} to use it, or load it with createLearnedRanker({ model }).`);
-    }
-    if (figures.trained.mrr < figures.shipped.mrr && figures.trained.recallAt10 <= figures.shipped.recallAt10) {
-      out.note(
-        `the trained model ranks the held-out tasks no better than the shipped one (${plural(trainGroups.length, 'training task')} may be too few to learn from); ` +
-          `delete ${displayPath(modelPath, ctx.cwd)} to keep the shipped model`,
-      );
+      if (worse) out.note('this model ranks the held-out tasks worse than the shipped one');
     }
     return ExitCode.Ok;
   } catch (error) {
