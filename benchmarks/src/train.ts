@@ -72,7 +72,9 @@ async function record(): Promise<RecordedGroup[]> {
       continue;
     }
     groups.push(
-      ...(await recordTrainingGroups({ gitDir, tasks, repo, worktree: join(corpus, `history-${repo}`), dbPath: join(dbDir, `${repo}.db`), engine: { channels } })),
+      ...(await recordTrainingGroups({ gitDir, tasks, repo, worktree: join(corpus, `history-${repo}`), dbPath: join(dbDir, `${repo}.db`), engine: { channels }, onTask: ({ task, skipped }) => {
+        if (skipped) process.stderr.write(`skip ${task.id}: ${skipped}\n`);
+      } })),
     );
     process.stderr.write(`${repo}: ${tasks.length} tasks recorded\n`);
   }

@@ -14,23 +14,41 @@ import { DEFAULT_MIRRORS_DIR, DEFAULT_MINE_OPTIONS, mineRepository, resolveMirro
 const here = dirname(fileURLToPath(import.meta.url));
 const LANGUAGES = ['go', 'python', 'typescript', 'javascript', 'rust', 'java', 'csharp', 'ruby'];
 
-const { values } = parseArgs({
-  options: {
-    mirror: { type: 'string' },
-    mirrors: { type: 'string', default: DEFAULT_MIRRORS_DIR },
-    'git-dir': { type: 'string' },
-    repo: { type: 'string' },
-    language: { type: 'string' },
-    split: { type: 'string', default: 'tuning' },
-    cap: { type: 'string', default: String(DEFAULT_MINE_OPTIONS.cap) },
-    window: { type: 'string', default: String(DEFAULT_MINE_OPTIONS.window) },
-    ref: { type: 'string', default: DEFAULT_MINE_OPTIONS.ref },
-    out: { type: 'string', default: resolve(here, '../../history') },
-    verbose: { type: 'boolean', default: false },
-  },
-});
+const USAGE =
+  'usage: mine (--mirror github:owner/name [--mirrors dir] | --git-dir dir) --repo name --language id [--split tuning|heldout] [--cap 40] [--window 3000] [--out dir]\n' +
+  `  language: one of ${LANGUAGES.join(', ')}; tasks go to <out>/<repo>/*.yaml and <out>/MANIFEST.yaml\n`;
 
-const usage = 'usage: mine (--mirror github:owner/name [--mirrors dir] | --git-dir dir) --repo name --language id [--split tuning|heldout] [--cap 40] [--window 3000] [--out dir]\n';
+function parse() {
+  try {
+    return parseArgs({
+      options: {
+        help: { type: 'boolean', short: 'h', default: false },
+        mirror: { type: 'string' },
+        mirrors: { type: 'string', default: DEFAULT_MIRRORS_DIR },
+        'git-dir': { type: 'string' },
+        repo: { type: 'string' },
+        language: { type: 'string' },
+        split: { type: 'string', default: 'tuning' },
+        cap: { type: 'string', default: String(DEFAULT_MINE_OPTIONS.cap) },
+        window: { type: 'string', default: String(DEFAULT_MINE_OPTIONS.window) },
+        ref: { type: 'string', default: DEFAULT_MINE_OPTIONS.ref },
+        out: { type: 'string', default: resolve(here, '../../history') },
+        verbose: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    // A mistyped flag is the caller's mistake: the usage, not a stack trace.
+    process.stderr.write(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const { values } = parse();
+
+const usage = USAGE;
+if (values.help) {
+  process.stdout.write(usage);
+  process.exit(0);
+}
 if ((!values.mirror && !values['git-dir']) || !values.language || !LANGUAGES.includes(values.language) || (values.split !== 'tuning' && values.split !== 'heldout')) {
   process.stderr.write(usage);
   process.exit(2);

@@ -53,6 +53,8 @@ export interface RecordProgress {
   /** Candidates recorded for it, and how many of them are right answers. */
   readonly candidates: number;
   readonly positives: number;
+  /** Why the task was skipped: its parent commit could not be checked out (a snapshot without large files, a pruned object). */
+  readonly skipped?: string;
 }
 
 /** Options of {@link recordTrainingGroups}. */
@@ -132,7 +134,15 @@ export async function recordTrainingGroups(options: RecordOptions): Promise<Reco
     let done = 0;
     for (const task of options.tasks) {
       signal?.throwIfAborted();
-      tree.checkout(task.parent);
+      try {
+        tree.checkout(task.parent);
+      } catch (error) {
+        // One commit that cannot be checked out does not cost the other tasks.
+        done++;
+        const reason = ((error as { stderr?: string }).stderr ?? (error as Error).message).split('\n')[0]!.trim();
+        options.onTask?.({ task, done, total: options.tasks.length, candidates: 0, positives: 0, skipped: reason });
+        continue;
+      }
       await indexRepository({ ...options.index, root: tree.root, store, repoId: repo, ...(signal ? { signal } : {}) });
       signal?.throwIfAborted();
       let seen: { inputs: readonly RankInput[]; context: RankContext } | undefined;

@@ -37,6 +37,22 @@ describe('recordTrainingGroups', () => {
     expect(discount?.groundTruth).toEqual(['shop/pricing.py.apply_discount']);
   });
 
+  it('skips a task whose parent commit cannot be checked out, and records the others', async () => {
+    const missing = { ...tasks[0]!, id: 'shop/missing', parent: 'deadbeef'.repeat(5) };
+    const progress: { id: string; skipped?: string }[] = [];
+    const recorded = await recordTrainingGroups({
+      gitDir: join(repo, '.git'),
+      tasks: [missing, tasks[1]!],
+      repo: 'shop',
+      index: { workers: 0 },
+      onTask: ({ task, skipped }) => progress.push({ id: task.id, ...(skipped ? { skipped } : {}) }),
+    });
+    expect(recorded.map((g) => g.task)).toEqual([tasks[1]!.id]);
+    expect(progress[0]).toMatchObject({ id: 'shop/missing' });
+    expect(progress[0]!.skipped).toMatch(/\S/);
+    expect(progress[1]!.skipped).toBeUndefined();
+  });
+
   it('records one labelled group per task, the changed function among the positives', () => {
     expect(groups).toHaveLength(4);
     for (const group of groups) {

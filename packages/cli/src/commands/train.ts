@@ -88,7 +88,8 @@ export async function runTrain(ctx: CommandContext): Promise<ExitCode> {
       tasks,
       repo: repoName,
       ...(signal ? { signal } : {}),
-      onTask: ({ done, total }) => {
+      onTask: ({ task, done, total, skipped }) => {
+        if (skipped) out.note(`skipped ${task.id}: ${skipped}`);
         if (done === total || done % 10 === 0) out.note(`recorded ${done} of ${total} tasks`);
       },
     });
