@@ -55,8 +55,9 @@ export function createLexicalScorer(db: Database.Database): (terms: readonly str
         if (value > 0) scores.set(seq, (scores.get(seq) ?? 0) + value);
       }
     }
+    // Rounded, so documents with the same terms tie exactly whatever the summation's last bits.
     const out: LexicalScore[] = [];
-    for (const [seq, score] of scores) out.push({ seq, score });
+    for (const [seq, score] of scores) out.push({ seq, score: Math.round(score * 1e9) / 1e9 });
     return out.sort((a, b) => b.score - a.score || a.seq - b.seq);
   };
 }

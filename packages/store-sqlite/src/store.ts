@@ -508,20 +508,27 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
         const limit = limitOf(options?.limit, DEFAULT_LEXICAL_LIMIT, 'lexicalSearch');
         const kinds = options?.kinds === undefined ? undefined : new Set<string>(options.kinds);
         const scored = lexicalScores(distinct, weights);
-        // Filters apply before the limit: read the best rows a page at a time until it is met.
+        // Filters apply before the limit: read the best rows a page at a time until it is met,
+        // and past it while scores tie with the last one kept, so that ties are broken by name
+        // (row numbers depend on the index's history: the same tree must give the same answer).
         const hits: TextHit[] = [];
-        for (let at = 0; at < scored.length && hits.length < limit; at += LEXICAL_PAGE) {
+        let full = false;
+        for (let at = 0; at < scored.length && !full; at += LEXICAL_PAGE) {
           const page = scored.slice(at, at + LEXICAL_PAGE);
           const rows = new Map((st.nodesBySeqs.all(JSON.stringify(page.map((p) => p.seq))) as NodeRow[]).map((row) => [row.seq, row]));
           for (const { seq, score } of page) {
+            if (hits.length >= limit && score < hits[limit - 1]!.score) {
+              full = true;
+              break;
+            }
             const row = rows.get(seq);
             if (row === undefined || row.external === 1 || (row.is_test === 1 && options?.includeTests !== true)) continue;
             if (kinds !== undefined && !kinds.has(row.kind)) continue;
             hits.push({ node: toNode(row), score });
-            if (hits.length === limit) break;
           }
         }
-        return hits;
+        hits.sort((a, b) => b.score - a.score || (a.node.qualifiedName < b.node.qualifiedName ? -1 : a.node.qualifiedName > b.node.qualifiedName ? 1 : a.node.id < b.node.id ? -1 : 1));
+        return hits.slice(0, limit);
       }),
 
     getNote: (key) =>
