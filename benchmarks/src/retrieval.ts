@@ -181,7 +181,18 @@ for (const job of jobs) {
   let indexedRoot: string | undefined;
   const repoResults = new Map<System, TaskResult[]>(systems.map((s) => [s, []]));
   for (const task of job.tasks) {
-    const root = job.prepare(task);
+    let root: string;
+    try {
+      root = job.prepare(task);
+    } catch (error) {
+      // A commit that cannot be checked out (a snapshot without its large files) fails its task, not the run.
+      const reason = `checkout failed: ${((error as { stderr?: string }).stderr ?? (error as Error).message).split('\n')[0]}`;
+      warn(`${task.id}: ${reason}`);
+      for (const system of systems) {
+        repoResults.get(system)!.push({ id: task.id, repo: job.repo, tier: task.tier, language: job.language, metrics: zero, returned: [], failed: reason, ms: 0 });
+      }
+      continue;
+    }
     // Corpus tasks share one tree: index it once. History tasks each move the tree.
     if (job.perTask || indexedRoot !== root) {
       const t0 = performance.now();
