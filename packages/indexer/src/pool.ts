@@ -190,6 +190,9 @@ export function createWorkerPool<Task, Result>(options: WorkerPoolOptions): Work
     async close() {
       closed = true;
       for (const job of queue.splice(0)) job.reject(new Error('worker pool closed'));
+      // Idle workers are unref'd: awaiting their exit would then leave nothing keeping the event
+      // loop alive, and a script awaiting only `close()` could end mid-await (exit code 13).
+      for (const slot of slots) slot.worker.ref();
       await Promise.all(slots.map((slot) => slot.worker.terminate()));
     },
   };
