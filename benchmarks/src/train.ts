@@ -16,10 +16,9 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLexicalChannel } from '@knowing/engine';
 import type { LexicalChannelInput } from '@knowing/engine';
-import { labelCandidates, rankingFigures, recordTrainingGroups } from '@knowing/history';
+import { labelCandidates, orderWithModel, rankingFigures, recordedOrder, recordTrainingGroups, trainingGroupOf } from '@knowing/history';
 import type { RecordedGroup } from '@knowing/history';
-import { learnedFeatures, trainLearnedModel, LEARNED_FEATURES } from '@knowing/rank';
-import type { LearnedModel, TrainingGroup } from '@knowing/rank';
+import { trainLearnedModel, LEARNED_FEATURES } from '@knowing/rank';
 import { normalizeSymbol, symbolsMatch } from './matching.js';
 import { DEFAULT_MIRRORS_DIR, readHistoryManifest, readHistoryTasks, resolveMirror } from './history/index.js';
 
@@ -43,7 +42,6 @@ const { values } = parseArgs({
   },
 });
 
-const namesOf = (group: RecordedGroup): string[] => group.inputs.map((input) => input.node.qualifiedName);
 
 const invokedFrom = process.env.INIT_CWD ?? process.cwd();
 
@@ -81,23 +79,6 @@ async function record(): Promise<RecordedGroup[]> {
   return groups;
 }
 
-const featureCache = new Map<RecordedGroup, Float64Array[]>();
-function featuresOf(group: RecordedGroup): Float64Array[] {
-  let vectors = featureCache.get(group);
-  if (!vectors) featureCache.set(group, (vectors = learnedFeatures(group.inputs, group.context)));
-  return vectors;
-}
-
-function labelled(group: RecordedGroup): TrainingGroup {
-  // Groups saved before labels were recorded have none: label them by the same rules.
-  return { features: featuresOf(group), labels: group.labels ?? labelCandidates(namesOf(group), group.groundTruth) };
-}
-
-function rankWith(model: LearnedModel, group: RecordedGroup): string[] {
-  const scores = featuresOf(group).map((x) => x.reduce((sum, value, f) => sum + model.weights[f]! * ((value - model.mean[f]!) / model.scale[f]!), 0));
-  return namesOf(group).map((name, i) => ({ name, score: scores[i]!, i })).sort((a, b) => b.score - a.score || a.i - b.i).map((e) => e.name);
-}
-
 /** Names past the `cap`-th occurrence of their last component move behind the others (order kept). */
 function diversify(names: readonly string[], cap: number): string[] {
   const seen = new Map<string, number>();
@@ -119,7 +100,9 @@ function metrics(groups: readonly RecordedGroup[], order: (g: RecordedGroup) => 
   return `P@10 ${f.precisionAt10.toFixed(3)}  dedup ${f.dedupPrecisionAt10.toFixed(3)}  R@10 ${f.recallAt10.toFixed(3)}  MRR ${f.mrr.toFixed(3)}`;
 }
 
-const groups = values.from ? (JSON.parse(readFileSync(resolve(invokedFrom, values.from), 'utf8')) as RecordedGroup[]) : await record();
+const loaded = values.from ? (JSON.parse(readFileSync(resolve(invokedFrom, values.from), 'utf8')) as RecordedGroup[]) : await record();
+// Groups saved before labels were recorded have none: label them by the same rules.
+const groups = loaded.map((g) => (g.labels ? g : { ...g, labels: labelCandidates(recordedOrder(g), g.groundTruth) }));
 if (values.groups) writeFileSync(resolve(invokedFrom, values.groups), JSON.stringify(groups));
 const train = {
   ...(values.l2 ? { l2: Number(values.l2) } : {}),
@@ -130,7 +113,7 @@ const train = {
 let found = 0;
 let total = 0;
 for (const group of groups) {
-  const names = namesOf(group).map(normalizeSymbol);
+  const names = recordedOrder(group).map(normalizeSymbol);
   for (const truth of group.groundTruth.map(normalizeSymbol)) {
     total++;
     if (names.some((name) => symbolsMatch(name, truth))) found++;
@@ -141,14 +124,14 @@ const repos = [...new Set(groups.map((g) => g.repo))];
 process.stdout.write(`leave-one-repository-out over ${repos.length} repositories, ${groups.length} tasks\n`);
 const heldOutOrder = new Map<RecordedGroup, string[]>();
 for (const repo of repos) {
-  const model = trainLearnedModel(groups.filter((g) => g.repo !== repo).map(labelled), train);
+  const model = trainLearnedModel(groups.filter((g) => g.repo !== repo).map(trainingGroupOf), train);
   const mine = groups.filter((g) => g.repo === repo);
-  for (const group of mine) heldOutOrder.set(group, finish(rankWith(model, group)));
-  process.stdout.write(`${repo.padEnd(12)} default ${metrics(mine, namesOf)}   learned ${metrics(mine, (g) => heldOutOrder.get(g)!)}\n`);
+  for (const group of mine) heldOutOrder.set(group, finish(orderWithModel(model, group)));
+  process.stdout.write(`${repo.padEnd(12)} default ${metrics(mine, recordedOrder)}   learned ${metrics(mine, (g) => heldOutOrder.get(g)!)}\n`);
 }
-process.stdout.write(`${'all'.padEnd(12)} default ${metrics(groups, namesOf)}   learned ${metrics(groups, (g) => heldOutOrder.get(g)!)}\n`);
+process.stdout.write(`${'all'.padEnd(12)} default ${metrics(groups, recordedOrder)}   learned ${metrics(groups, (g) => heldOutOrder.get(g)!)}\n`);
 
-const model = trainLearnedModel(groups.map(labelled), train, `${groups.length} history tasks of ${repos.join(', ')}`);
+const model = trainLearnedModel(groups.map(trainingGroupOf), train, `${groups.length} history tasks of ${repos.join(', ')}`);
 process.stdout.write(`weights: ${LEARNED_FEATURES.map((f, i) => `${f} ${model.weights[i]!.toFixed(3)}`).join(', ')}\n`);
 if (values.out) {
   const out = resolve(invokedFrom, values.out);

@@ -1,5 +1,5 @@
 /** Recorded groups → training groups for `trainLearnedModel`, model orders, and the figures that compare orders. */
-import { learnedFeatures } from '@knowing/rank';
+import { learnedFeatures, learnedLogit } from '@knowing/rank';
 import type { LearnedModel, TrainingGroup } from '@knowing/rank';
 import { scoreTask } from './matching.js';
 import type { RecordedGroup } from './record.js';
@@ -41,7 +41,7 @@ export function recordedOrder(group: RecordedGroup): string[] {
  */
 export function orderWithModel(model: LearnedModel, group: RecordedGroup): string[] {
   const names = recordedOrder(group);
-  const scores = featuresOf(group).map((x) => x.reduce((sum, value, f) => sum + model.weights[f]! * ((value - model.mean[f]!) / model.scale[f]!), 0));
+  const scores = featuresOf(group).map((x) => learnedLogit(model, x));
   return names
     .map((name, i) => ({ name, score: scores[i]!, i }))
     .sort((a, b) => b.score - a.score || a.i - b.i)

@@ -63,7 +63,7 @@ export {
   createDefaultRanker,
 } from './default-ranker.js';
 export { validateRankerOutput, validateRankerExplanation, wrapRanker } from './validate.js';
-export { LEARNED_FEATURES, DEFAULT_TRAIN_OPTIONS, createLearnedRanker, learnedFeatures, taskShape, trainLearnedModel } from './learned.js';
+export { LEARNED_FEATURES, DEFAULT_TRAIN_OPTIONS, createLearnedRanker, learnedFeatures, learnedLogit, taskShape, trainLearnedModel } from './learned.js';
 export type { LearnedFeature, LearnedModel, TrainingGroup, TrainOptions } from './learned.js';
 export { DEFAULT_LEARNED_MODEL } from './learned-model.js';
 export { DEFAULT_SESSION_TRACKER_OPTIONS, createSessionTracker } from './session.js';

@@ -206,8 +206,27 @@ function grouped(components: Readonly<Record<string, number>>): Record<string, n
 /** Each feature's contribution to the logit of one standardised vector. */
 function contributions(model: LearnedModel, x: Float64Array): Record<string, number> {
   const out: Record<string, number> = {};
-  for (let f = 0; f < x.length; f++) out[LEARNED_FEATURES[f]!] = model.weights[f]! * ((x[f]! - model.mean[f]!) / model.scale[f]!);
+  for (let f = 0; f < x.length; f++) out[LEARNED_FEATURES[f]!] = featureShare(model, x, f);
   return out;
+}
+
+const featureShare = (model: LearnedModel, x: Float64Array, f: number): number => model.weights[f]! * ((x[f]! - model.mean[f]!) / model.scale[f]!);
+
+/**
+ * The model's logit w · x̂ for one feature vector (of {@link learnedFeatures}), without the
+ * feedback, session and trace terms the ranker adds: what a history task, which has none, is
+ * ranked by.
+ *
+ * @example
+ * ```ts
+ * const vectors = learnedFeatures(inputs, context);
+ * const best = vectors.map((x) => learnedLogit(DEFAULT_LEARNED_MODEL, x));
+ * ```
+ */
+export function learnedLogit(model: LearnedModel, x: Float64Array): number {
+  let logit = 0;
+  for (let f = 0; f < x.length; f++) logit += featureShare(model, x, f);
+  return logit;
 }
 
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
