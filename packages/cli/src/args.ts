@@ -1,4 +1,7 @@
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { CommandContext } from './command.js';
 import { usageError } from './errors.js';
 
 /** One flag of a command, as parsed and as documented in its help. */
@@ -162,4 +165,105 @@ export function positiveInteger(raw: string | undefined, flag: string): number |
     throw usageError(`${flag} must be a positive whole number, got "${raw}"`, `for example ${flag} 8000`);
   }
   return Number(text);
+}
+
+// ----------------------------------------------------------------------------- long tasks
+
+/**
+ * The most a task read from a file or stdin may hold. A task may paste a stack trace or a log
+ * excerpt — far beyond the OS limit on one argument (128 KiB on Linux) — but not a whole log.
+ */
+export const MAX_TASK_BYTES = 1024 * 1024;
+
+/** `--task-file`, for every command that takes `--task`. */
+export const TASK_FILE_OPTION: OptionSpec = {
+  type: 'string',
+  value: 'FILE',
+  description: 'read the task from FILE (- for stdin), for a task too long for the command line; `--task -` also reads stdin',
+};
+
+const TASK_EXAMPLE = 'e.g. --task "add a discount code to the cart", or --task-file task.txt';
+
+function decodeTask(bytes: Uint8Array, from: string): string {
+  if (bytes.length > MAX_TASK_BYTES) {
+    throw usageError(`the task in ${from} is larger than ${MAX_TASK_BYTES / 1024} KiB`, 'keep the part that describes the change (a stack trace, the error message, a few log lines)');
+  }
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8').replace(/^\uFEFF/, '');
+  if (text.trim() === '') throw usageError(`the task in ${from} is empty`, TASK_EXAMPLE);
+  return text;
+}
+
+async function readStdin(ctx: CommandContext): Promise<string> {
+  const stdin = ctx.io.stdin ?? process.stdin;
+  if (stdin.isTTY) ctx.out.note('reading the task from stdin; end it with Ctrl-D');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk);
+    chunks.push(bytes);
+    size += bytes.length;
+    // Stop reading once over the limit: the rest is not needed to say it is too long.
+    if (size > MAX_TASK_BYTES) break;
+  }
+  return decodeTask(Buffer.concat(chunks), 'stdin');
+}
+
+function readTaskFile(ctx: CommandContext, file: string): string {
+  const path = resolve(ctx.cwd, file);
+  let stats: ReturnType<typeof statSync> | undefined;
+  try {
+    stats = statSync(path);
+  } catch {
+    stats = undefined;
+  }
+  if (stats === undefined) throw usageError(`--task-file ${file}: no such file`, `check the path (relative paths start at ${ctx.cwd}), or pass the task with --task`);
+  if (!stats.isFile()) throw usageError(`--task-file ${file} is not a file`, 'name a text file holding the task, or - for stdin');
+  if (stats.size > MAX_TASK_BYTES) {
+    throw usageError(`the task in ${file} is larger than ${MAX_TASK_BYTES / 1024} KiB`, 'keep the part that describes the change (a stack trace, the error message, a few log lines)');
+  }
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw usageError(`--task-file ${file} cannot be read (${(error as { code?: string }).code ?? String(error)})`, 'check its permissions, or pass the task with --task');
+  }
+  return decodeTask(bytes, file);
+}
+
+/**
+ * The task text, from `--task TEXT`, `--task -` (stdin) or `--task-file FILE` (`-` for stdin);
+ * undefined when neither flag is given. A missing, unreadable or empty file, empty stdin, or
+ * both flags at once are usage errors. The text is returned as read; callers trim it.
+ *
+ * @example
+ * ```ts
+ * const task = requireTask(await readTask(ctx)); // knowing why --task-file trace.txt --symbol …
+ * ```
+ */
+export async function readTask(ctx: CommandContext): Promise<string | undefined> {
+  const task = stringValue(ctx.values, 'task');
+  const file = stringValue(ctx.values, 'task-file');
+  if (task !== undefined && file !== undefined) throw usageError('--task and --task-file cannot be combined', 'pass the task one way: --task TEXT, --task - (stdin) or --task-file FILE');
+  if (file !== undefined) {
+    if (file.trim() === '') throw usageError('--task-file is empty', 'name a file holding the task, or - for stdin');
+    return file === '-' ? readStdin(ctx) : readTaskFile(ctx, file);
+  }
+  if (task === '-') return readStdin(ctx);
+  return task;
+}
+
+/**
+ * `ctx` with `--task` holding the task text read from `--task-file` or stdin (and no
+ * `--task-file`), for a command that reads `--task` from its values.
+ *
+ * @example
+ * ```ts
+ * const query = queryOf(await withTaskText(ctx));
+ * ```
+ */
+export async function withTaskText(ctx: CommandContext): Promise<CommandContext> {
+  if (stringValue(ctx.values, 'task-file') === undefined && stringValue(ctx.values, 'task') !== '-') return ctx;
+  const task = await readTask(ctx);
+  const { 'task-file': _file, ...values } = ctx.values;
+  return { ...ctx, values: { ...values, task } };
 }

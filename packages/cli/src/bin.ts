@@ -4,9 +4,9 @@ import { run } from './run.js';
 // The whole process side of the CLI: arguments in, streams out, exit code back. Everything
 // else lives in run() so that it can be tested in-process.
 const interrupt = new AbortController();
-const indexes = process.argv.includes('index') || process.argv.includes('--reindex') || process.argv.includes('train');
+const indexes = ['index', '--reindex', 'train', 'watch', 'doctor', 'hooks'].some((word) => process.argv.includes(word));
 process.on('SIGINT', () => {
-  // While indexing or training, the first Ctrl-C lets the run stop before it writes (the index
+  // While indexing (index, --reindex, watch, doctor --fix, hooks run) or training, the first Ctrl-C lets the run stop before it writes (the index
   // stays as it was; training removes its temporary worktree and index); otherwise, or on a
   // second Ctrl-C, exit at once.
   if (!indexes || interrupt.signal.aborted) process.exit(130);

@@ -1,3 +1,4 @@
+import { TASK_FILE_OPTION } from './args.js';
 import type { Command } from './command.js';
 import { ExitCode } from './errors.js';
 
@@ -15,7 +16,7 @@ export const BUILTIN_LANGUAGE_IDS: readonly string[] = ['csharp', 'go', 'java', 
 export const indexCommand: Command = {
   name: 'index',
   summary: 'index a repository into a symbol graph (incremental)',
-  usage: 'index [PATH] [--languages LIST] [--full] [--workers N] [--db FILE] [--json]',
+  usage: 'index [PATH] [--languages LIST] [--full] [--workers N] [--force] [--db FILE] [--json]',
   description:
     'Parses the source files of the repository at PATH and stores their symbols and the calls, imports and ' +
     'inheritance between them in the index database. Re-running it only re-parses files whose content changed. ' +
@@ -26,6 +27,7 @@ export const indexCommand: Command = {
     languages: { type: 'string', multiple: true, value: 'LIST', description: `only these languages, comma-separated (${BUILTIN_LANGUAGE_IDS.join(', ')}; aliases such as py, ts, golang)`, defaultText: 'all' },
     full: { type: 'boolean', description: 'ignore cached results and re-parse every file' },
     workers: { type: 'string', value: 'N', description: 'parser threads (0 parses in the main thread)', defaultText: 'min(2, cores)' },
+    force: { type: 'boolean', description: 'index even the file system root or your home directory (refused otherwise: the walk would read everything below it)' },
   },
   examples: [
     ['knowing index', 'index the repository you are in'],
@@ -33,7 +35,7 @@ export const indexCommand: Command = {
     ['knowing index --full --json > summary.json', 'rebuild from scratch and keep the summary as JSON'],
   ],
   exitCodes: [
-    [ExitCode.Usage, 'unknown language, bad flag or config'],
+    [ExitCode.Usage, 'unknown language, bad flag or config; PATH is the file system root or your home directory (without --force)'],
     [ExitCode.PathNotFound, 'PATH does not exist or is not a directory'],
     [ExitCode.Database, 'the database cannot be written or is not a knowing index'],
   ],
@@ -79,22 +81,28 @@ export function expandOptionalPr(args: readonly string[]): string[] {
 export const contextCommand: Command = {
   name: 'context',
   summary: 'the symbols to read for a task, files or a change, within a token budget',
-  usage: 'context (--task TEXT | --files LIST | --pr [BASE]) [--budget N] [--format FORMAT] [--reindex]',
+  usage: 'context (--task TEXT | --task-file FILE | --files LIST | --pr [BASE]) [--budget N] [--format FORMAT] [--code] [--reindex]',
   description:
     'Finds the symbols an agent (or you) should read: for a task described in words, for a list of files (their ' +
     'symbols and direct callers), or for the changes in your working tree (the changed symbols and what they ' +
-    'affect). The answer is packed into a token budget counted in the chosen format and written to stdout. ' +
+    'affect). Every symbol comes with its file and line range; with --code the best-ranked ones also bring their ' +
+    'source. The budget holds for everything printed (header, symbols, code, edges), counted in cl100k_base tokens ' +
+    'unless --tokenizer says otherwise, and the header states the true count. ' +
     'Formats: xml (default), markdown, json, gcf (compact text) and gcb (binary; redirect it to a file).',
   options: {
-    task: { type: 'string', short: 't', value: 'TEXT', description: 'what you want to do, in words' },
+    task: { type: 'string', short: 't', value: 'TEXT', description: 'what you want to do, in words (- reads it from stdin)' },
+    'task-file': TASK_FILE_OPTION,
     files: { type: 'string', short: 'F', multiple: true, value: 'LIST', description: 'comma-separated files (repo-relative or from the current directory)' },
     pr: { type: 'string', value: 'BASE', description: 'files changed against BASE (git diff --name-only) plus untracked files', defaultText: 'HEAD when no BASE is given' },
     budget: { type: 'string', short: 'b', value: 'N', description: 'token budget', defaultText: 'config defaults.budget, else 50000 (8000 for --pr)' },
     format: { type: 'string', short: 'f', value: 'FORMAT', description: 'xml, markdown, json, gcf or gcb', defaultText: 'config defaults.format, else xml' },
+    code: { type: 'boolean', description: 'include the source of the best-ranked symbols (whole bodies while they fit, then cut at a line), within the same budget' },
+    tokenizer: { type: 'string', value: 'NAME', description: 'what a budget token is: cl100k (exact, GPT-4 family) or heuristic (characters / 4, no tables to load)', defaultText: 'cl100k' },
     reindex: { type: 'boolean', description: 'refresh the index (incrementally) before answering; creates it if missing' },
   },
   examples: [
     ['knowing context --task "add a discount code to the cart"', 'the symbols to read for a task, as XML'],
+    ['knowing context --task "why does login fail after a redirect" --code --budget 8000', 'with the code of the best matches'],
     ['knowing context --files src/cart.py,src/pricing.py --format markdown', 'those files\' symbols and their callers'],
     ['knowing context --pr main --budget 8000 --format gcf', 'what your branch touches, in the compact format'],
     ['knowing context --task "fix refund rounding" --format gcb > pack.gcb', 'binary output goes to a file'],
@@ -110,14 +118,17 @@ export const contextCommand: Command = {
 export const whyCommand: Command = {
   name: 'why',
   summary: 'why a symbol is (or is not) in the answer to a task',
-  usage: 'why --task TEXT --symbol NAME [--budget N] [--json]',
+  usage: 'why (--task TEXT | --task-file FILE) --symbol NAME [--budget N] [--json]',
   description:
     'Runs the whole pipeline for the task and follows one symbol through it: which retrieval channels found it ' +
     '(and how), its seed weight, its random-walk score and distance from the seeds, HITS hub and authority, every ' +
     'ranking component, its rank, and whether the budget kept it — or the stage where it was lost. NAME may be a ' +
-    'bare name (total), Type.member (Cart.total) or a qualified name (bookshop/cart.py.Cart.total).',
+    'bare name (total), Type.member (Cart.total) or a qualified name (bookshop/cart.py.Cart.total). A name no ' +
+    'symbol has lists the closest names (exit 6); a name several symbols share lists them with file and line (exit 2). ' +
+    'A task too long for the command line (a pasted stack trace) can come from a file (--task-file) or stdin (--task -).',
   options: {
-    task: { type: 'string', short: 't', value: 'TEXT', description: 'the task, as for `knowing context`' },
+    task: { type: 'string', short: 't', value: 'TEXT', description: 'the task, as for `knowing context` (- reads it from stdin)' },
+    'task-file': TASK_FILE_OPTION,
     symbol: { type: 'string', short: 's', value: 'NAME', description: 'the symbol to explain' },
     budget: { type: 'string', short: 'b', value: 'N', description: 'token budget of the pack', defaultText: 'config defaults.budget, else 50000' },
   },
@@ -125,10 +136,12 @@ export const whyCommand: Command = {
     ['knowing why --task "apply a discount code" --symbol Cart.total', 'how Cart.total was scored for the task'],
     ['knowing why -t "refund a payment" -s refund --json', 'the explanation as JSON'],
     ['knowing why --task "checkout" --symbol render_receipt --budget 2000', 'does it survive a small budget?'],
+    ['pbpaste | knowing why --task - --symbol Cart.total', 'the task from stdin (a stack trace, a long issue)'],
   ],
   exitCodes: [
-    [ExitCode.Usage, 'missing or empty --task or --symbol'],
+    [ExitCode.Usage, 'missing or empty --task or --symbol, unreadable --task-file, or a name several symbols share'],
     [ExitCode.NoIndex, 'no index yet'],
+    [ExitCode.NotFound, 'no symbol has that name (the closest names are listed)'],
   ],
   run: async (ctx) => (await import('./commands/why.js')).runWhy(ctx),
 };
@@ -163,14 +176,15 @@ export const testScopeCommand: Command = {
 export const vizCommand: Command = {
   name: 'viz',
   summary: 'an HTML page showing the chosen symbols as a graph, with why each was chosen',
-  usage: 'viz --task TEXT [--out FILE] [--budget N]',
+  usage: 'viz (--task TEXT | --task-file FILE) [--out FILE] [--budget N]',
   description:
     'Answers the task like `knowing context` and writes a self-contained HTML page (no network, no external ' +
     'scripts) drawing the packed symbols as a graph: size by score, colour by distance from the seeds, arrows for ' +
     'the edges among them. Hover a symbol for its score; click it for its score components, the channels that ' +
     'found it and its walk score. Open the file in a browser.',
   options: {
-    task: { type: 'string', short: 't', value: 'TEXT', description: 'the task, as for `knowing context`' },
+    task: { type: 'string', short: 't', value: 'TEXT', description: 'the task, as for `knowing context` (- reads it from stdin)' },
+    'task-file': TASK_FILE_OPTION,
     out: { type: 'string', short: 'o', value: 'FILE', description: 'where to write the page', defaultText: 'knowing-viz.html in the current directory' },
     budget: { type: 'string', short: 'b', value: 'N', description: 'token budget', defaultText: 'config defaults.budget, else 50000' },
   },
@@ -191,8 +205,8 @@ export const mcpCommand: Command = {
   summary: 'serve the repository to an AI agent over MCP (stdio)',
   usage: 'mcp [--repo DIR] [--db FILE]',
   description:
-    'Starts a Model Context Protocol server on stdin/stdout for the repository, with the tools context_for_task, ' +
-    'context_for_files, context_for_pr, explain_symbol, feedback and index_status. It indexes the repository if ' +
+    'Starts a Model Context Protocol server on stdin/stdout for the repository, with seven tools: context_for_task, ' +
+    'context_for_files, context_for_pr, explain_symbol, feedback, index_status and reindex. It indexes the repository if ' +
     'needed and refreshes changed files before answering. Register it with your agent as the command ' +
     '`knowing mcp --repo /path/to/repo`. Diagnostics go to stderr; stdout carries the protocol.',
   options: {},
@@ -242,5 +256,130 @@ export const trainCommand: Command = {
   run: async (ctx) => (await import('./commands/train.js')).runTrain(ctx),
 };
 
+export const doctorCommand: Command = {
+  name: 'doctor',
+  summary: 'check the index for damage, staleness and bloat, and say (or do, with --fix) what repairs it',
+  usage: 'doctor [--full] [--fix] [--db FILE] [--json]',
+  description:
+    'Checks the index without writing to it: that the file is a knowing index this version can read (and which ' +
+    'knowing wrote it), SQLite\'s consistency check (quick_check, or integrity_check with --full), that it was built ' +
+    'from this repository, which files changed since indexing (by size, or by content with --full), and the size of ' +
+    'the answer cache and of free pages. Each problem comes with what to do. --fix does what is safe: moves a damaged ' +
+    'index aside and rebuilds it, re-indexes stale files, prunes the cache and compacts the file; it never touches a ' +
+    'file given with --db that is not a knowing index.',
+  options: {
+    full: { type: 'boolean', description: 'run integrity_check instead of quick_check, and compare file contents instead of sizes' },
+    fix: { type: 'boolean', description: 'repair what can be repaired safely, then check again' },
+  },
+  examples: [
+    ['knowing doctor', 'check the index of the repository you are in'],
+    ['knowing doctor --fix', 'repair it: rebuild a damaged index, re-index changed files, prune caches'],
+    ['knowing doctor --full --json', 'the thorough check, as JSON for a script'],
+  ],
+  exitCodes: [
+    [ExitCode.NoIndex, 'no index yet'],
+    [ExitCode.Database, 'a problem remains: damaged, not a knowing index, too new, or built from another repository'],
+  ],
+  run: async (ctx) => (await import('./commands/doctor.js')).runDoctor(ctx),
+};
+
+export const watchCommand: Command = {
+  name: 'watch',
+  summary: 'keep the index fresh while you work: re-index on every file change',
+  usage: 'watch [PATH] [--debounce MS] [--languages LIST] [--workers N] [--poll] [--force] [--db FILE] [--json]',
+  description:
+    'Brings the index up to date, then watches the repository and re-indexes (incrementally) whenever files change: ' +
+    'edits, new, renamed and deleted files, editors\' atomic saves. Changes are collected until they have been quiet ' +
+    'for --debounce milliseconds and then indexed in one run, and nothing starts while git holds its index lock, so a ' +
+    'branch switch or a rebase that rewrites hundreds of files is indexed once. .git/, .knowing/, node_modules and the ' +
+    'other directories the indexer skips are not watched; files ignored by .gitignore or .knowingignore are left out ' +
+    'by the index run itself. Each batch prints one line on stderr (when, what changed, what was re-indexed, how long); ' +
+    'with --json, one JSON object per line on stdout instead ({"event": "ready" | "batch" | "error" | "stopped", …}). ' +
+    'Ctrl-C stops it: a run in progress stops before it writes, so the index stays complete.',
+  positionals: [{ name: 'PATH', description: 'repository to watch (default: --repo, else the enclosing git root, else the current directory)' }],
+  options: {
+    debounce: { type: 'string', value: 'MS', description: 'quiet time after the last change before indexing', defaultText: '300' },
+    languages: { type: 'string', multiple: true, value: 'LIST', description: 'only these languages, comma-separated, as for `knowing index`', defaultText: 'config defaults.languages, else all' },
+    workers: { type: 'string', value: 'N', description: 'parser threads for large batches (0 parses in the main thread)', defaultText: 'min(2, cores)' },
+    poll: { type: 'boolean', description: 'poll for changes instead of file system events (network drives, some containers, or when the inotify limit is reached)' },
+    force: { type: 'boolean', description: 'watch even the file system root or your home directory' },
+  },
+  examples: [
+    ['knowing watch', 'keep the index of the repository you are in fresh; leave it running in a terminal'],
+    ['knowing watch --debounce 1000 --quiet', 'wait a second after the last change, print nothing'],
+    ['knowing watch --json | jq -c \'select(.event == "batch") | .changed\'', 'the files of each batch, for a script'],
+  ],
+  exitCodes: [
+    [ExitCode.Usage, 'bad flag or config; PATH is the file system root or your home directory (without --force)'],
+    [ExitCode.PathNotFound, 'PATH does not exist or is not a directory'],
+    [ExitCode.Database, 'the database cannot be written or is not a knowing index'],
+    [ExitCode.Interrupted, 'stopped with Ctrl-C (the normal way to end it); the index is complete'],
+  ],
+  run: async (ctx) => (await import('./commands/watch.js')).runWatch(ctx),
+};
+
+export const hooksCommand: Command = {
+  name: 'hooks',
+  summary: 'git hooks that re-index in the background after checkout, merge, rebase and commit',
+  usage: 'hooks (install | uninstall | status) [--repo DIR] [--db FILE] [--json]',
+  description:
+    'install adds post-checkout, post-merge, post-rewrite and post-commit hooks to the repository (where git looks for ' +
+    'hooks: core.hooksPath when set, as husky does, else .git/hooks). Each starts `knowing hooks run` in the background ' +
+    'and returns at once, so git is never slowed down and never fails because of knowing; the run indexes ' +
+    'incrementally, one at a time per repository, and logs to .knowing/hooks.log. A hook that is already there (yours, ' +
+    'husky\'s, lefthook\'s) is kept: it is renamed to <hook>.knowing-chained and called first, with the same arguments ' +
+    'and input, and its exit status is the hook\'s. install is idempotent; uninstall puts back exactly what was there ' +
+    '(the chained hooks under their own names). status shows what is installed. run is what the hooks call: one ' +
+    'incremental index, waiting its turn behind a run in progress.',
+  positionals: [
+    { name: 'ACTION', description: 'install, uninstall, status, or run (what the hooks call)' },
+    { name: 'HOOK', description: 'for run: the git hook that started it, named in the log' },
+  ],
+  options: {},
+  examples: [
+    ['knowing hooks install', 'keep the index of the repository you are in fresh after every checkout, pull, rebase and commit'],
+    ['knowing hooks status', 'which hooks are installed, which existing hooks they chain, and where'],
+    ['knowing hooks uninstall', 'remove them and put the previous hooks back'],
+    ['tail .knowing/hooks.log', 'what the background runs did'],
+  ],
+  exitCodes: [
+    [ExitCode.Usage, 'missing or unknown ACTION, not a git repository, or a hook file in the way (the message names it)'],
+  ],
+  run: async (ctx) => (await import('./commands/hooks.js')).runHooks(ctx),
+};
+
+export const installCommand: Command = {
+  name: 'install',
+  summary: "register the MCP server with an AI agent (claude, cursor, vscode, windsurf, codex, gemini, zed)",
+  usage: 'install AGENT [--scope project|user] [--print] [--uninstall] [--repo DIR] [--db FILE] [--json]',
+  description:
+    'Adds the knowing MCP server (`knowing mcp`) to the configuration file of AGENT, in that agent\'s format: ' +
+    'claude (Claude Code: .mcp.json, or ~/.claude.json), cursor (.cursor/mcp.json, or ~/.cursor/mcp.json), vscode ' +
+    '(.vscode/mcp.json, or the user mcp.json), windsurf (~/.codeium/windsurf/mcp_config.json), codex ' +
+    '(~/.codex/config.toml, or .codex/config.toml), gemini (.gemini/settings.json, or ~/.gemini/settings.json) and zed ' +
+    '(.zed/settings.json, or ~/.config/zed/settings.json). The file is edited in place: other servers, settings, ' +
+    'comments and formatting are kept, and the entry is named "knowing" (running it again changes nothing; it replaces ' +
+    'an older knowing entry). Project files serve whoever opens the repository: they name it by the agent\'s workspace ' +
+    'variable, or not at all where the agent starts servers in the project; user files name the repository by its ' +
+    'absolute path. --print shows the entry instead of writing it; --uninstall removes only the knowing entry. ' +
+    'docs/agents.md shows every snippet.',
+  positionals: [{ name: 'AGENT', description: 'claude, cursor, vscode, windsurf, codex, gemini or zed' }],
+  options: {
+    scope: { type: 'string', value: 'SCOPE', description: 'project (a file in the repository) or user (your own configuration, for this repository)', defaultText: 'project where the agent has project files; user for windsurf and codex' },
+    print: { type: 'boolean', description: 'print the entry to add (and say where) instead of writing the file' },
+    uninstall: { type: 'boolean', description: 'remove the knowing entry (and nothing else)' },
+  },
+  examples: [
+    ['knowing install claude', 'add the server to .mcp.json in this repository, for Claude Code'],
+    ['knowing install cursor --scope user', 'add it to ~/.cursor/mcp.json, serving this repository'],
+    ['knowing install codex --print', 'show the [mcp_servers.knowing] table without writing anything'],
+    ['knowing install zed --uninstall', 'remove the knowing entry from .zed/settings.json'],
+  ],
+  exitCodes: [
+    [ExitCode.Usage, 'unknown AGENT or --scope, a scope the agent does not have, or a configuration file knowing cannot edit safely (the message says why)'],
+  ],
+  run: async (ctx) => (await import('./commands/install.js')).runInstall(ctx),
+};
+
 /** Every subcommand, in the order the help lists them. */
-export const COMMANDS: readonly Command[] = [indexCommand, statsCommand, contextCommand, whyCommand, testScopeCommand, vizCommand, mcpCommand, trainCommand];
+export const COMMANDS: readonly Command[] = [indexCommand, statsCommand, contextCommand, whyCommand, testScopeCommand, vizCommand, mcpCommand, trainCommand, doctorCommand, watchCommand, hooksCommand, installCommand];

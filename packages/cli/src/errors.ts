@@ -17,6 +17,8 @@ export const ExitCode = {
   PathNotFound: 4,
   /** The database is not a knowing index, is corrupt, newer than this build, locked or read-only. */
   Database: 5,
+  /** A symbol named on the command line (`why --symbol`) is not in the index. */
+  NotFound: 6,
   /** Interrupted (Ctrl-C); the index was left as it was. 128 + SIGINT, as shells report it. */
   Interrupted: 130,
 } as const;
@@ -28,6 +30,10 @@ export const CliErrorCode = {
   Usage: 'USAGE',
   Config: 'CONFIG',
   NotAGitRepository: 'NOT_A_GIT_REPOSITORY',
+  /** No symbol has the name given (exit 6); the message lists the closest names. */
+  SymbolNotFound: 'SYMBOL_NOT_FOUND',
+  /** Several symbols have the name given (exit 2); the message lists them. */
+  AmbiguousSymbol: 'AMBIGUOUS_SYMBOL',
   Unexpected: 'UNEXPECTED',
 } as const;
 

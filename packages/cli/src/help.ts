@@ -12,6 +12,7 @@ export const EXIT_CODE_TABLE: readonly (readonly [ExitCode, string])[] = [
   [ExitCode.NoIndex, 'no index yet: run `knowing index`'],
   [ExitCode.PathNotFound, 'a path does not exist or cannot be read'],
   [ExitCode.Database, 'database problem: not a knowing index, corrupt, newer schema, locked or read-only'],
+  [ExitCode.NotFound, 'no symbol has the name given (`why --symbol`); the closest names are listed'],
   [ExitCode.Interrupted, 'interrupted (Ctrl-C) while indexing; the index was left as it was'],
 ];
 

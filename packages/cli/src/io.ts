@@ -7,6 +7,12 @@ export interface OutputStream {
   readonly columns?: number;
 }
 
+/** A stream the CLI reads a long task from: `process.stdin`, or a test double. */
+export interface InputStream extends AsyncIterable<string | Uint8Array> {
+  /** True when a person types into it (a note then says how to end the text). */
+  readonly isTTY?: boolean;
+}
+
 /**
  * Everything `run()` touches outside itself, so commands can be run in-process by tests and
  * by other programs.
@@ -14,6 +20,8 @@ export interface OutputStream {
 export interface CliIO {
   readonly stdout: OutputStream;
   readonly stderr: OutputStream;
+  /** Where `--task -` and `--task-file -` read the task. @default process.stdin */
+  readonly stdin?: InputStream;
   /** Where relative paths start. @default process.cwd() */
   readonly cwd?: string;
   /** Environment (only `KNOWING_DEBUG` and `NO_COLOR` are read). @default process.env */

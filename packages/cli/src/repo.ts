@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CliError, CliErrorCode, ExitCode, usageError } from './errors.js';
 
@@ -36,6 +37,34 @@ export function resolveRepoRoot(repoFlag: string | undefined, cwd: string): stri
   return findGitRoot(cwd) ?? resolve(cwd);
 }
 
+/**
+ * What `root` is when it is no repository to index but a directory above everything (the file
+ * system root, the home directory), whose walk would read every file below it; else undefined.
+ */
+export function broadRoot(root: string, home: string = homedir()): string | undefined {
+  const real = (path: string): string => {
+    try {
+      return realpathSync.native(path);
+    } catch {
+      return resolve(path);
+    }
+  };
+  const dir = real(root);
+  if (dirname(dir) === dir) return 'the root of the file system';
+  if (home !== '' && dir === real(home)) return 'your home directory';
+  return undefined;
+}
+
+/** Refuse to index a {@link broadRoot} unless forced (a usage error, exit 2). */
+export function refuseBroadRoot(root: string, force: boolean): void {
+  const what = force ? undefined : broadRoot(root);
+  if (what === undefined) return;
+  throw usageError(
+    `${root} is ${what}, not a repository: indexing it would read every file below it`,
+    'run knowing inside a repository or name one (knowing index path/to/repo); add --force to index it anyway',
+  );
+}
+
 export function defaultDatabasePath(root: string): string {
   return join(root, INDEX_DIRECTORY, INDEX_FILE);
 }
@@ -43,7 +72,12 @@ export function defaultDatabasePath(root: string): string {
 /** A path for display: relative to the cwd when inside it, else absolute. */
 export function displayPath(path: string, cwd: string): string {
   const rel = relative(cwd, path);
-  return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? path : rel;
+  return rel === '' ? '.' : leavesDirectory(rel) ? path : rel;
+}
+
+/** A relative path that climbs out of its base: its first segment is `..` (not `..dotdot.py`). */
+function leavesDirectory(rel: string): boolean {
+  return isAbsolute(rel) || rel === '..' || rel.startsWith(`..${sep}`) || rel.startsWith('../');
 }
 
 /**
@@ -53,8 +87,8 @@ export function displayPath(path: string, cwd: string): string {
 export function toRepoPath(file: string, root: string, cwd: string): string {
   const fromCwd = resolve(cwd, file);
   const relToRoot = relative(root, fromCwd);
-  const insideRoot = !relToRoot.startsWith('..') && !isAbsolute(relToRoot);
-  if (insideRoot && (existsSync(fromCwd) || isAbsolute(file) || file.startsWith('.'))) return relToRoot.split(sep).join('/');
+  const insideRoot = !leavesDirectory(relToRoot);
+  if (insideRoot && (existsSync(fromCwd) || isAbsolute(file) || file === '.' || file.startsWith('./') || file.startsWith('../'))) return relToRoot.split(sep).join('/');
   return file.replace(/\\/g, '/').replace(/^\.\//, '');
 }
 

@@ -1,5 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { createSqliteStore } from '@knowing/store-sqlite';
 import type { SqliteGraphStore } from '@knowing/store-sqlite';
 import type { RepoInfo } from '@knowing/graph';
@@ -43,6 +43,37 @@ function indexCommandFor(ctx: CommandContext, location: Location): string {
   return parts.join(' ');
 }
 
+/** Whether this process may write `path` (false on a read-only mount too). */
+function canWrite(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a query may open the index for writing: the file, its folder (SQLite keeps the
+ * write-ahead log and shared memory beside it) and those two files when present.
+ */
+export function writableIndex(dbPath: string): boolean {
+  return [dbPath, dirname(dbPath), `${dbPath}-wal`, `${dbPath}-shm`].every((path, i) => (i >= 2 && !existsSync(path)) || canWrite(path));
+}
+
+/** Open the index for a query: for writing (answers are cached in it) when this user can, else read-only. */
+async function openForQuery(dbPath: string): Promise<SqliteGraphStore> {
+  if (!writableIndex(dbPath)) return createSqliteStore({ path: dbPath, readonly: true });
+  try {
+    return await createSqliteStore({ path: dbPath });
+  } catch (error) {
+    // A file system that refuses writes although permissions allow them (a read-only
+    // snapshot, some network mounts): queries only read, so read.
+    if ((error as { code?: unknown }).code !== 'STORE_READ_ONLY') throw error;
+    return createSqliteStore({ path: dbPath, readonly: true });
+  }
+}
+
 /**
  * Open an existing index for querying. A missing file or a database that was never filled is
  * "no index yet" (exit 3); anything wrong with the file itself is a database error (exit 5).
@@ -52,7 +83,17 @@ export async function openIndex(ctx: CommandContext): Promise<OpenIndex> {
   let stats: ReturnType<typeof statSync> | undefined;
   try {
     stats = statSync(preliminary.dbPath);
-  } catch {
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    // Only a missing file is "no index yet"; a folder this user may not enter is not.
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      throw new CliError(
+        ExitCode.PathNotFound,
+        'PATH_NOT_FOUND',
+        `cannot reach ${displayPath(preliminary.dbPath, ctx.cwd)} (${String(code)})`,
+        'check that this user may read the index and enter the folders above it',
+      );
+    }
     stats = undefined;
   }
   if (stats === undefined) {
@@ -63,8 +104,9 @@ export async function openIndex(ctx: CommandContext): Promise<OpenIndex> {
       `run \`${indexCommandFor(ctx, preliminary)}\` first`,
     );
   }
-  // A writable connection: the engine keeps its caches (packs, adjacency) in the index.
-  const store = await createSqliteStore({ path: preliminary.dbPath });
+  // Writable when possible: the engine keeps its caches (answers, adjacency) in the index. A
+  // read-only index (file, folder or mount) still answers, without caching.
+  const store = await openForQuery(preliminary.dbPath);
   try {
     const repoInfo = await store.repo();
     if (repoInfo === null || repoInfo.indexedAt === null) {

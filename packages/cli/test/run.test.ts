@@ -254,3 +254,15 @@ describe('the viz page script', () => {
     expect(byId['tip']!.style['display']).toBe('block');
   });
 });
+
+describe('repository paths', () => {
+  it('treat a file whose name starts with two dots as inside the repository; only a `..` segment leaves it', async () => {
+    const { toRepoPath, displayPath } = await import('../src/repo.js');
+    const root = emptyDir();
+    writeFileSync(join(root, '..dotdot.py'), 'x = 1\n');
+    expect(toRepoPath('..dotdot.py', root, root)).toBe('..dotdot.py');
+    expect(toRepoPath(join(root, '..dotdot.py'), root, root)).toBe('..dotdot.py');
+    expect(displayPath(join(root, '..dotdot.py'), root)).toBe('..dotdot.py');
+    expect(displayPath(join(root, '..', 'elsewhere'), root)).toBe(join(root, '..', 'elsewhere'));
+  });
+});

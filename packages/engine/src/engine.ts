@@ -24,6 +24,8 @@ import { createEquivalenceStage } from './equivalence-stage.js';
 import { bestIncoming, edgesAmongIds, runTask, walkFromSeeds } from './pipeline.js';
 import type { CachedWalk, PipelineContext } from './pipeline.js';
 import { explainRun } from './explain.js';
+import { loadNameIndex, suggestSymbols } from './suggest.js';
+import type { NameIndex } from './suggest.js';
 import { findTests } from './test-scope.js';
 import type { Channel } from './channel.js';
 import { createLexicalChannel } from './channels/lexical.js';
@@ -189,7 +191,13 @@ export function createEngine(config: CreateEngineOptions): Engine {
 
   async function store_(key: string, snapshot: string | null, answer: CachedAnswer): Promise<void> {
     remember(key, snapshot, answer);
-    if (snapshot) await store.putNote(`pack:${key}`, PACK_NOTE_KIND, new TextEncoder().encode(JSON.stringify(answer)), snapshot);
+    if (!snapshot) return;
+    try {
+      await store.putNote(`pack:${key}`, PACK_NOTE_KIND, new TextEncoder().encode(JSON.stringify(answer)), snapshot);
+    } catch {
+      // The answer is computed; keeping it only saves the next identical query. A read-only
+      // index, another process's write lock or a full disk must not fail this one.
+    }
   }
 
   async function invalidateAnswers(): Promise<void> {
@@ -319,6 +327,20 @@ export function createEngine(config: CreateEngineOptions): Engine {
     return { pack: packed, ranked, cached: false, snapshotId: state.snapshotId };
   }
 
+  // The names of the current snapshot, read on the first unknown symbol and kept until the
+  // snapshot changes: one pass over the nodes, then each search is in memory.
+  let names: { readonly snapshot: string | null; readonly index: Promise<NameIndex> } | undefined;
+  const nameIndex = (snapshot: string | null): Promise<NameIndex> => {
+    if (!names || names.snapshot !== snapshot || snapshot === null) {
+      const index = loadNameIndex(store);
+      names = { snapshot, index };
+      index.catch(() => {
+        if (names?.index === index) names = undefined;
+      });
+    }
+    return names.index;
+  };
+
   async function explainSymbol(task: string, symbol: string, q: QueryOptions = {}): Promise<SymbolExplanation> {
     requireText(task, 'task');
     requireText(symbol, 'symbol');
@@ -326,7 +348,8 @@ export function createEngine(config: CreateEngineOptions): Engine {
     const run = await runTask(context(q.session, false), state, task);
     const packed = pack(run.ranked, state, task, q.budget ?? options.pack.budget, formatOf(q));
     const explainRank = ranker.explain ? (id: NodeId) => ranker.explain!(id, run.inputs, run.rankContext) : undefined;
-    return explainRun({ store, state, task, query: symbol, run, pack: packed, ...(explainRank ? { explainRank } : {}) });
+    const suggest = async (query: string) => suggestSymbols(store, await nameIndex(state.snapshotId), query);
+    return explainRun({ store, state, task, query: symbol, run, pack: packed, suggest, ...(explainRank ? { explainRank } : {}) });
   }
 
   async function testScope(files: readonly string[], q: { readonly depth?: number } = {}): Promise<TestScopeResult> {
@@ -354,6 +377,7 @@ export function createEngine(config: CreateEngineOptions): Engine {
     },
     clearCaches() {
       memory.clear();
+      names = undefined;
       walkCache.clear();
       graph.clear();
     },

@@ -24,6 +24,8 @@ export interface ExplainInput {
   readonly pack: ContextPack;
   /** The ranker's own breakdown of a ranked symbol, when it gives one (`Ranker.explain`). */
   readonly explainRank?: (symbol: NodeId) => Promise<RankExplanation | undefined>;
+  /** The names closest to a query that matches nothing (only asked when nothing matches). */
+  readonly suggest?: (query: string) => Promise<GraphNode[]>;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function explainRun(input: ExplainInput): Promise<SymbolExplanation
   if (!symbol) {
     return {
       ...base,
+      suggestions: input.suggest ? await input.suggest(input.query) : [],
       symbol: null,
       stage: 'not_in_graph',
       rank: null,
@@ -86,6 +89,7 @@ export async function explainRun(input: ExplainInput): Promise<SymbolExplanation
   const detailed = ranked && input.explainRank ? await input.explainRank(symbol.id) : undefined;
   return {
     ...base,
+    suggestions: [],
     symbol,
     stage,
     rank: rank === undefined ? null : rank + 1,

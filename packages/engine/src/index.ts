@@ -26,8 +26,11 @@ export type {
   SymbolExplanation,
   ExplainStage,
   TestHit,
+  TestRunner,
   TestScopeResult,
 } from './types.js';
+export { testCommands } from './test-runners.js';
+export type { TestCommandOptions } from './test-runners.js';
 export { fuseChannels } from './fusion.js';
 export { createLexicalChannel, DEFAULT_LEXICAL_CHANNEL_OPTIONS } from './channels/lexical.js';
 export { createTraceChannel } from './channels/traces.js';

@@ -125,6 +125,12 @@ export interface SymbolExplanation {
   readonly matches: readonly GraphNode[];
   /** The best-placed match, or null when nothing in the graph matches. */
   readonly symbol: GraphNode | null;
+  /**
+   * When nothing matches: the symbols with the closest names, best first (by edit distance of
+   * the name and of the qualified name, then names containing the query), at most 8. Empty
+   * when the query matched.
+   */
+  readonly suggestions: readonly GraphNode[];
   readonly stage: ExplainStage;
   /** 1-based rank in the full ranking, null when not ranked. */
   readonly rank: number | null;
@@ -144,9 +150,19 @@ export interface SymbolExplanation {
   readonly inPack: boolean;
 }
 
+/**
+ * The runner that selects a test: `pytest` by node id, `go` by `go test -run`, `cargo` by
+ * `cargo test` filter, `file` for runners given whole test files (JS/TS, Java, C#, Ruby).
+ */
+export type TestRunner = 'pytest' | 'go' | 'cargo' | 'file';
+
 /** A test that reaches a changed symbol. */
 export interface TestHit {
+  /** The test as its runner collects it (a test function or method; the test file for `file` runners in JS/TS and Ruby). */
   readonly test: GraphNode;
+  readonly runner: TestRunner;
+  /** What the runner selects it by: `tests/test_app.py::TestViews::test_index`, `TestReserve`, `stock::tests::reserve`, a file path. */
+  readonly id: string;
   /** Changed symbols it reaches, with the call depth. */
   readonly reaches: readonly { readonly symbol: GraphNode; readonly depth: number }[];
 }

@@ -37,6 +37,8 @@ export interface DiscoveredFile {
   readonly absolutePath: string;
   readonly sizeBytes: number;
   readonly mtimeMs: number;
+  /** Status change time: moves with every write, also when the mtime is set back afterwards. */
+  readonly ctimeMs: number;
   /** Hex SHA-256 of the file's bytes. */
   readonly contentHash: string;
 }
@@ -74,6 +76,8 @@ export interface DirectoryListing {
 export interface KnownFileState {
   readonly sizeBytes: number;
   readonly mtimeMs: number;
+  /** When given, a file whose ctime differs is read again even with its size and mtime unchanged. */
+  readonly ctimeMs?: number;
   readonly contentHash: string;
 }
 
@@ -100,8 +104,9 @@ export interface DiscoverOptions {
   /** Files of at least 4 KB whose average line is longer than this are treated as minified. @default 300 */
   readonly maxAverageLineLength?: number;
   /**
-   * Size, mtime and hash per path from a previous run: a file whose size and mtime are
-   * unchanged keeps its hash without being read (the way `git status` avoids rehashing).
+   * Size, mtime, ctime and hash per path from a previous run: a file whose size, mtime and
+   * ctime are unchanged keeps its hash without being read (the way `git status` avoids
+   * rehashing). The ctime catches an edit of the same size whose mtime was set back.
    */
   readonly previous?: ReadonlyMap<string, KnownFileState>;
   /**
@@ -127,6 +132,8 @@ export interface Discovery {
    * its mtime moving.
    */
   readonly directories: ReadonlyMap<string, DirectoryListing>;
+  /** Ignore patterns that could not be used (one line each, naming the file and line). */
+  readonly warnings: readonly string[];
 }
 
 /** Directory names never descended into. */
@@ -220,9 +227,18 @@ const MINIFIED_MIN_BYTES = 4096;
  */
 const OPERATIONS_PER_YIELD = 512;
 
+/**
+ * Longer ignore patterns are skipped with a warning: no path is that long, and the regular
+ * expression `ignore` builds from one can exceed what V8 compiles (a 50,000-character line
+ * made every walk fail).
+ */
+const MAX_IGNORE_PATTERN_CHARS = 4096;
+
 interface IgnoreLevel {
   /** Repo-relative directory of the ignore file, `''` at the root. */
   readonly dir: string;
+  /** The ignore file, repo-relative, for warnings. */
+  readonly file: string;
   readonly text: string;
   /** Compiled on first use: while the rules and listings stand, verdicts come from the listings. */
   matcher?: Ignore;
@@ -269,9 +285,11 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
   const skipped: SkippedFile[] = [];
   const candidates: string[] = [];
 
+  const warnings: string[] = [];
   const rootLevels: IgnoreLevel[] = [];
-  const exclude = readText(path.join(root, '.git', 'info', 'exclude'));
-  if (exclude) rootLevels.push({ dir: '', text: exclude });
+  const excludeText = readText(path.join(root, '.git', 'info', 'exclude'));
+  const exclude = excludeText && usablePatterns(excludeText, '.git/info/exclude', warnings);
+  if (exclude) rootLevels.push({ dir: '', file: '.git/info/exclude', text: exclude });
   const rootRules = exclude ? rulesHash('', '', '.git/info/exclude', exclude) : '';
 
   const directories = new Map<string, DirectoryListing>();
@@ -320,9 +338,11 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
     let rules = rulesAbove;
     for (const ignoreFile of settings.ignoreFiles) {
       if (!names.includes(ignoreFile)) continue;
-      const text = readText(path.join(absDir, ignoreFile));
+      const file = relDir ? `${relDir}/${ignoreFile}` : ignoreFile;
+      const read = readText(path.join(absDir, ignoreFile));
+      const text = read && usablePatterns(read, file, warnings);
       if (text) {
-        here = [...here, { dir: relDir, text }];
+        here = [...here, { dir: relDir, file, text }];
         rules = rulesHash(rules, relDir, ignoreFile, text);
       }
     }
@@ -331,7 +351,7 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
     let verdicts = '';
     const ignoredHere = (index: number, rel: string, isDirectory: boolean): boolean => {
       const before = known?.[index];
-      const ignored = before === 'i' || (before !== 'k' && isIgnored(here, rel, isDirectory));
+      const ignored = before === 'i' || (before !== 'k' && isIgnored(here, rel, isDirectory, warnings));
       verdicts += '.'.repeat(index - verdicts.length) + (ignored ? 'i' : 'k');
       return ignored;
     };
@@ -424,8 +444,11 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
       return;
     }
     const known = options.previous?.get(rel);
-    if (known && known.sizeBytes === info.size && known.mtimeMs === info.mtimeMs) {
-      files.push({ path: rel, absolutePath: abs, sizeBytes: info.size, mtimeMs: info.mtimeMs, contentHash: known.contentHash });
+    // An mtime can be set back (`touch -d`, a tool restoring timestamps), a ctime cannot: a
+    // file whose ctime moved is hashed again (a chmod or a hard link moves it too: a rehash
+    // that finds the same content).
+    if (known && known.sizeBytes === info.size && known.mtimeMs === info.mtimeMs && (known.ctimeMs === undefined || known.ctimeMs === info.ctimeMs)) {
+      files.push({ path: rel, absolutePath: abs, sizeBytes: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, contentHash: known.contentHash });
       return;
     }
     let bytes: Buffer;
@@ -441,7 +464,7 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
       return;
     }
     const contentHash = createHash('sha256').update(bytes).digest('hex');
-    files.push({ path: rel, absolutePath: abs, sizeBytes: bytes.length, mtimeMs: info.mtimeMs, contentHash });
+    files.push({ path: rel, absolutePath: abs, sizeBytes: bytes.length, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, contentHash });
   }
 
   await walk('', rootLevels, rootRules);
@@ -451,7 +474,7 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
   }
   files.sort((a, b) => compare(a.path, b.path));
   skipped.sort((a, b) => compare(a.path, b.path));
-  return { files, skipped, directories };
+  return { files, skipped, directories, warnings };
 }
 
 /**
@@ -543,18 +566,61 @@ function generatedMarker(head: string): string | undefined {
   return undefined;
 }
 
-function isIgnored(levels: readonly IgnoreLevel[], rel: string, isDirectory: boolean): boolean {
+function isIgnored(levels: readonly IgnoreLevel[], rel: string, isDirectory: boolean, warnings: string[]): boolean {
   // Deeper ignore files take precedence, and a later `!pattern` can re-include a file, so the
   // last level with an opinion wins.
   let ignored = false;
   for (const level of levels) {
     const local = level.dir ? rel.slice(level.dir.length + 1) : rel;
+    const target = isDirectory ? local + '/' : local;
     level.matcher ??= ignore().add(level.text);
-    const verdict = level.matcher.test(isDirectory ? local + '/' : local);
+    let verdict: ReturnType<Ignore['test']>;
+    try {
+      verdict = level.matcher.test(target);
+    } catch {
+      // `ignore` compiles each pattern on first use: one it cannot compile throws here.
+      level.matcher = compilablePatterns(level, warnings);
+      verdict = level.matcher.test(target);
+    }
     if (verdict.ignored) ignored = true;
     else if (verdict.unignored) ignored = false;
   }
   return ignored;
+}
+
+/** `text` without its over-long patterns (blanked, so line numbers hold), each reported in `warnings`. */
+function usablePatterns(text: string, file: string, warnings: string[]): string {
+  if (text.length <= MAX_IGNORE_PATTERN_CHARS) return text;
+  const lines = text.split('\n');
+  let skipped = false;
+  for (let i = 0; i < lines.length; i++) {
+    const length = lines[i]!.length;
+    if (length <= MAX_IGNORE_PATTERN_CHARS) continue;
+    warnings.push(`${file}:${i + 1}: ignore pattern of ${length} characters skipped (the limit is ${MAX_IGNORE_PATTERN_CHARS})`);
+    lines[i] = '';
+    skipped = true;
+  }
+  return skipped ? lines.join('\n') : text;
+}
+
+/** A matcher of the level's patterns that compile, each one that does not reported in `warnings`. */
+function compilablePatterns(level: IgnoreLevel, warnings: string[]): Ignore {
+  const lines = level.text.split('\n');
+  const kept: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    try {
+      // A negated pattern is only tried on paths an earlier one ignored: probe its body.
+      ignore().add(line.replace(/^!/, '')).test('probe');
+      kept.push(line);
+    } catch (error) {
+      // V8 quotes the whole expression ("Invalid regular expression: /…/: Regular expression too large"): keep the reason.
+      const message = error instanceof Error ? error.message : String(error);
+      const reason = message.slice(message.lastIndexOf(': ') + 2).slice(0, 80);
+      warnings.push(`${level.file}:${i + 1}: ignore pattern skipped (${reason})`);
+    }
+  }
+  return ignore().add(kept.join('\n'));
 }
 
 function readText(file: string): string | undefined {

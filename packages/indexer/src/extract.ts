@@ -9,6 +9,7 @@ import type { LanguageId } from '@knowing/graph';
 import { encodeExtraction } from './codec.js';
 import { BUILTIN_LANGUAGES } from './languages/registry.js';
 import type { FileExtraction, LanguageModule } from './languages/types.js';
+import { countSyntaxErrors } from './languages/common.js';
 import { createParser, ParseTimeoutError, withTree } from './parser.js';
 import type { GrammarName } from './parser.js';
 
@@ -60,6 +61,15 @@ export function moduleVersion(module: LanguageModule): string {
   return module.version ?? '0';
 }
 
+/**
+ * Tree depths at which a file is cut when its extractor runs out of stack (extractors recurse
+ * over the syntax tree, and 5,000 nested brackets nest it 5,000 levels deep): the text of every
+ * node deeper than the cut is blanked and the file extracted again, so the definitions above
+ * the cut keep their symbols. Real code stays far above the first; the next ones are for
+ * extractors that spend more stack per level, or a thread with a smaller stack.
+ */
+const DEPTH_CUTS: readonly number[] = [400, 100, 25];
+
 /** Top-level ERROR regions re-parsed per file, at most. */
 const MAX_RECOVERIES = 8;
 
@@ -100,6 +110,92 @@ function extractRecovering(parser: Parser, module: LanguageModule, source: strin
     merged = mergeExtractions(merged, extra);
   }
   return merged;
+}
+
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}
+
+/**
+ * Extract a file nested too deeply for its extractor's recursion: cut its tree at each of
+ * {@link DEPTH_CUTS} in turn until extraction fits on the stack. The syntax errors counted
+ * are those of the file as written, not of the blanked text.
+ */
+function extractCut(parser: Parser, module: LanguageModule, source: string, path: string, timeoutMs: number, overflow: unknown): { extraction: FileExtraction; warning: string } {
+  const text = module.parseText?.(source) ?? source;
+  let syntaxErrors = 0;
+  const cuts = new Map<number, { masked: string; fromRow: number; toRow: number } | undefined>();
+  withTree(
+    parser,
+    text,
+    (tree) => {
+      syntaxErrors = countSyntaxErrors(tree.rootNode);
+      for (const depth of DEPTH_CUTS) cuts.set(depth, blankBelow(tree.rootNode, source, depth));
+    },
+    timeoutMs,
+  );
+  let failure = overflow;
+  for (const depth of DEPTH_CUTS) {
+    const cut = cuts.get(depth);
+    if (!cut) continue;
+    try {
+      const extraction = extractRecovering(parser, module, cut.masked, path, timeoutMs);
+      return {
+        extraction: { ...extraction, syntaxErrors },
+        warning: `${path}: nested more than ${depth} levels deep (lines ${cut.fromRow + 1}-${cut.toRow + 1}); the code below that depth was not indexed`,
+      };
+    } catch (error) {
+      if (!isStackOverflow(error)) throw error;
+      failure = error;
+    }
+  }
+  throw failure;
+}
+
+/**
+ * `source` with every node `depth` levels below the root that has children replaced by `0`
+ * and blanks (line breaks kept, so positions and lines stay true), and the rows replaced;
+ * undefined when the tree is not that deep. A number is an expression in every language here,
+ * so `x = ((((…))))` stays a valid assignment (`((0 … ))`) and the code around it parses as
+ * before. Walked with a cursor: the tree is too deep to recurse over.
+ */
+function blankBelow(root: SyntaxNode, source: string, depth: number): { masked: string; fromRow: number; toRow: number } | undefined {
+  const ranges: [number, number][] = [];
+  let fromRow = Infinity;
+  let toRow = -1;
+  const cursor = root.walk();
+  try {
+    let level = 0;
+    outer: for (;;) {
+      if (level >= depth) {
+        const node = cursor.currentNode;
+        if (node.childCount > 0) {
+          ranges.push([node.startIndex, node.endIndex]);
+          fromRow = Math.min(fromRow, node.startPosition.row);
+          toRow = Math.max(toRow, node.endPosition.row);
+        }
+      } else if (cursor.gotoFirstChild()) {
+        level++;
+        continue;
+      }
+      for (;;) {
+        if (cursor.gotoNextSibling()) continue outer;
+        if (!cursor.gotoParent()) break outer;
+        level--;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+  if (ranges.length === 0) return undefined;
+  let masked = '';
+  let at = 0;
+  for (const [start, end] of ranges) {
+    const blank = source.slice(start, end).replace(/[^\r\n]/g, ' ');
+    masked += source.slice(at, start) + blank.replace(' ', '0');
+    at = end;
+  }
+  return { masked: masked + source.slice(at), fromRow, toRow };
 }
 
 /** Row ranges worth re-parsing: from the first column-0 line inside a multi-line top-level ERROR to its end. */
@@ -169,7 +265,12 @@ export async function extractFile(task: ExtractTask, modules: readonly LanguageM
   let cacheable = true;
   try {
     const parser = await parserFor(module.grammarFor(task.path));
-    extraction = extractRecovering(parser, module, source, task.path, task.timeoutMs);
+    try {
+      extraction = extractRecovering(parser, module, source, task.path, task.timeoutMs);
+    } catch (error) {
+      if (!isStackOverflow(error)) throw error;
+      ({ extraction, warning } = extractCut(parser, module, source, task.path, task.timeoutMs, error));
+    }
   } catch (error) {
     extraction = emptyExtraction(task.path, task.language);
     cacheable = false;

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ErrorCode, KnowingError } from '@knowing/graph';
 import type { FileRecord, FileWrite, GraphEdge, GraphNode, GraphStore, NodeId, OwnedEdges } from '@knowing/graph';
 import { DamagedTablesError, decodeExtraction, peekContentHash } from './codec.js';
@@ -35,6 +36,29 @@ export const DEFAULT_INDEX_OPTIONS = Object.freeze({
   maxFileBytes: 1_048_576,
   skipDirectories: DEFAULT_SKIP_DIRECTORIES,
 });
+
+/**
+ * The longest the pipeline computes without giving the event loop a turn while an abort
+ * signal is given: a signal (Ctrl-C) is delivered only between tasks, and parsing in this
+ * thread, resolving and preparing the write are otherwise one long stretch of synchronous work.
+ */
+const YIELD_EVERY_MS = 50;
+
+/**
+ * A check to await between units of work: it yields to the event loop when the last yield is
+ * {@link YIELD_EVERY_MS} old, then throws if `signal` was aborted. Free without a signal.
+ */
+function checkpoints(signal: AbortSignal | undefined): () => Promise<void> {
+  if (!signal) return () => Promise.resolve();
+  let last = performance.now();
+  return async () => {
+    if (performance.now() - last >= YIELD_EVERY_MS) {
+      await yieldToEventLoop();
+      last = performance.now();
+    }
+    signal.throwIfAborted();
+  };
+}
 
 /** Batches smaller than this are parsed in the calling thread: starting workers costs more. */
 const MIN_FILES_FOR_WORKERS = 24;
@@ -121,15 +145,24 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   const store = options.store;
   const progress = options.onProgress ?? (() => {});
   const signal = options.signal;
+  const checkpoint = checkpoints(signal);
   const repoId = options.repoId ?? (await detectRepoId(root));
   // Read now, while the thread pool is idle: by the write, a fresh process's pool threads
   // compete with grammar compilation for cores, and a read there can wait tens of milliseconds.
   const headCommit = readHeadCommit(root).catch(() => null);
 
   const storedRepo = await store.repo();
-  // Node ids embed the repo id: a different id means every node is new.
-  const full = settings.full || (storedRepo !== null && storedRepo.id !== repoId);
-  const state = full ? undefined : await loadState(store, repoId);
+  // Node ids embed the repo id: under another id (a renamed or copied folder, a new git
+  // origin) every node is new. The store is rebuilt under the new id: the batch deletes every
+  // stored file and writes them all again. Extractions do not depend on the id: the cached
+  // ones are reused.
+  const identityChanged = storedRepo !== null && storedRepo.id !== repoId;
+  const full = settings.full;
+  const warnings: string[] = [];
+  if (identityChanged) {
+    warnings.push(`the index held repository '${storedRepo.id}' but ${root} is '${repoId}' (the folder was renamed or copied, or its git origin changed): rebuilt it under the new identity`);
+  }
+  const state = full || identityChanged ? undefined : await loadState(store, repoId);
   // A trusted state knows every stored file; otherwise ask the store (files of a killed run,
   // of another writer, of an older indexer version).
   const stateFiles = state ? new Map(Object.entries(state.files)) : undefined;
@@ -152,6 +185,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     ...(signal ? { signal } : {}),
   });
   progress({ phase: 'discover', done: discovery.files.length, total: discovery.files.length });
+  warnings.push(...discovery.warnings);
   const discoverMs = elapsed(discoverStarted);
 
   // ---------------------------------------------------------------- parse
@@ -170,15 +204,15 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
 
   // Changed files need their full extraction: from a note written for this content (a run
   // killed after parsing), else by parsing.
-  const warnings: string[] = [];
   const toParse: Entry[] = [];
   for (const entry of entries) {
     if (!entry.changed && !full) continue;
+    await checkpoint();
     if (!full && (await loadCachedExtraction(store, entry))) continue;
     toParse.push(entry);
   }
-  const parser = await parseAll(toParse, settings, progress, signal);
-  await acceptParsed(store, parser, warnings);
+  const parser = await parseAll(toParse, settings, progress, signal, checkpoint);
+  await acceptParsed(store, parser, warnings, checkpoint);
 
   // Nothing added, deleted or changed: the stored graph is current, nothing to resolve.
   const noop = state !== undefined && !added && deleted.size === 0 && entries.every((e) => !e.changed);
@@ -215,16 +249,16 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     // Parsing the few whose cached extraction is missing (deleted notes, an older codec).
     const missing: Entry[] = [];
     for (const entry of entries) {
-      signal?.throwIfAborted();
+      await checkpoint();
       if (!entry.extraction && !(await loadCachedExtraction(store, entry))) missing.push(entry);
     }
-    if (missing.length > 0) await acceptParsed(store, await parseAll(missing, settings, progress, signal), warnings);
+    if (missing.length > 0) await acceptParsed(store, await parseAll(missing, settings, progress, signal, checkpoint), warnings, checkpoint);
     for (const entry of entries) entry.table = tableOf(entry.extraction!);
     return new Project(repoId, entries.map((e) => ({ path: e.file.path, extraction: e.extraction!, language: e.module })), { allPaths, ...(goModulePath ? { goModulePath } : {}) });
   };
   if (!fast) project = await takeFullPath();
   const parseMs = elapsed(parseStarted);
-  signal?.throwIfAborted();
+  await checkpoint();
 
   // ---------------------------------------------------------------- resolve
   const resolveStarted = performance.now();
@@ -232,8 +266,14 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   progress({ phase: 'resolve', done: 0, total: toResolve.length });
   project ??= new Project(repoId, [], { allPaths });
   let fileOutputs = new Map<string, FileOutput>();
+  const resolveAll = async (): Promise<void> => {
+    for (const entry of toResolve) {
+      await checkpoint();
+      fileOutputs.set(entry.file.path, project!.edgesOf(project!.unitOf(entry.file.path)!));
+    }
+  };
   try {
-    for (const entry of toResolve) fileOutputs.set(entry.file.path, project.edgesOf(project.unitOf(entry.file.path)!));
+    await resolveAll();
   } catch (error) {
     // A stored table that cannot be read back: resolve every file from its extraction instead.
     if (!fast || !(error instanceof DamagedTablesError)) throw error;
@@ -241,7 +281,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     project = await takeFullPath();
     toResolve = entries;
     fileOutputs = new Map();
-    for (const entry of toResolve) fileOutputs.set(entry.file.path, project.edgesOf(project.unitOf(entry.file.path)!));
+    await resolveAll();
   }
   // Hierarchy passes read only tables: unchanged tables mean unchanged results.
   const hierarchyOutputs = fast ? new Map<string, OwnerOutput>() : deriveHierarchy(project);
@@ -255,7 +295,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   const derivedOutputs = new Map([...hierarchyOutputs, ...(testsMoved ? deriveCoTested(testTargets) : [])]);
   progress({ phase: 'resolve', done: toResolve.length, total: toResolve.length });
   const resolveMs = elapsed(resolveStarted);
-  signal?.throwIfAborted();
+  await checkpoint();
 
   // ---------------------------------------------------------------- diff
   const now = Date.now();
@@ -266,9 +306,10 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     const output = fileOutputs.get(entry.file.path);
     const record = previousRecords.get(entry.file.path);
     if (!output) {
-      const { sizeBytes, mtimeMs } = entry.file;
+      const { sizeBytes, mtimeMs, ctimeMs } = entry.file;
       // Most files are untouched: keep their state objects rather than copy each one.
-      files[entry.file.path] = previous!.sizeBytes === sizeBytes && previous!.mtimeMs === mtimeMs ? previous! : { ...previous!, sizeBytes, mtimeMs };
+      files[entry.file.path] =
+        previous!.sizeBytes === sizeBytes && previous!.mtimeMs === mtimeMs && previous!.ctimeMs === ctimeMs ? previous! : { ...previous!, sizeBytes, mtimeMs, ctimeMs };
       continue;
     }
     const version = moduleVersion(entry.module);
@@ -277,6 +318,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       sizeBytes: entry.file.sizeBytes,
       // A failed file must read as changed next time: no mtime shortcut, no matching hash.
       mtimeMs: entry.failed ? -1 : entry.file.mtimeMs,
+      ctimeMs: entry.file.ctimeMs,
       contentHash: entry.failed ? '' : entry.contentHash,
       moduleVersion: version,
       tableHash: tableHash(entry.table!, version),
@@ -308,6 +350,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   const writes: FileWrite[] = [];
   const externals = new Map<string, GraphNode>();
   for (const entry of changedFiles) {
+    await checkpoint();
     const output = fileOutputs.get(entry.file.path)!;
     const record: FileRecord = {
       path: entry.file.path,
@@ -322,7 +365,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     for (const name of output.externals) if (!externals.has(name)) externals.set(name, externalNode(repoId, name));
   }
   const ownedEdges: OwnedEdges[] = changedOwners.map((owner) => ({ owner, edges: derivedOutputs.get(owner)!.edges }));
-  const repoChanged = storedRepo === null || storedRepo.id !== repoId || storedRepo.root !== root;
+  const repoChanged = storedRepo === null || identityChanged || storedRepo.root !== root;
   const tablesChanged = !fast;
   const links = tablesChanged ? project.links() : undefined;
   const syntaxErrors: SyntaxErrorFile[] = [];
@@ -339,13 +382,18 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   let write: IndexSummary['write'] = null;
   let snapshot = null;
   if (needsWrite || tablesChanged) {
+    // The last moment to stop: from the batch on, the run completes (the batch is one
+    // synchronous transaction, and the notes after it must describe what it wrote).
+    if (signal) await yieldToEventLoop();
     signal?.throwIfAborted();
     const total = writes.length + ownedEdges.length + deleted.size;
     progress({ phase: 'write', done: 0, total });
+    // Under a new identity every stored file goes, also those written again (see above).
+    const deleteFiles = identityChanged ? new Set([...deleted, ...previousRecords.keys()]) : deleted;
     let snapshotId: string;
     if (needsWrite) {
       const result = await store.applyBatch({
-        ...(deleted.size > 0 ? { deleteFiles: [...deleted].sort() } : {}),
+        ...(deleteFiles.size > 0 ? { deleteFiles: [...deleteFiles].sort() } : {}),
         files: writes,
         ownedEdges,
         externalNodes: [...externals.values()],
@@ -377,10 +425,10 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     snapshot = await store.currentSnapshot();
     const touched = entries.some((e) => {
       const before = state?.files[e.file.path];
-      return before && (before.mtimeMs !== e.file.mtimeMs || before.sizeBytes !== e.file.sizeBytes);
+      return before && (before.mtimeMs !== e.file.mtimeMs || before.ctimeMs !== e.file.ctimeMs || before.sizeBytes !== e.file.sizeBytes);
     });
-    // Only mtimes moved (a touch, a checkout of the same content): remember them so the
-    // next run need not read those files again.
+    // Only times moved (a touch, a chmod, a checkout of the same content): remember them so
+    // the next run need not read those files again.
     if (touched && snapshot) await saveState(store, { repoId, tablesId: state!.tablesId, files, derived }, snapshot.id, state);
   }
   await saveDirectories(store, root, previousDirectories, discovery.directories);
@@ -447,8 +495,9 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
 }
 
 /** Take parse results into their entries and cache the good ones as notes. */
-async function acceptParsed(store: GraphStore, parsed: ParseOutcome, warnings: string[]): Promise<void> {
+async function acceptParsed(store: GraphStore, parsed: ParseOutcome, warnings: string[], checkpoint: () => Promise<void>): Promise<void> {
   for (const { entry, result } of parsed.results) {
+    await checkpoint();
     entry.extraction = result.extraction ?? decodeExtraction(result.encoded)?.extraction ?? emptyExtraction(entry.file.path, entry.module.id);
     entry.contentHash = result.contentHash || entry.file.contentHash;
     entry.sizeBytes = result.sizeBytes || entry.file.sizeBytes;
@@ -492,6 +541,7 @@ async function parseAll(
   settings: { workers: number; fileTimeoutMs: number },
   progress: (event: IndexProgress) => void,
   signal: AbortSignal | undefined,
+  checkpoint: () => Promise<void>,
 ): Promise<ParseOutcome> {
   const results: { entry: Entry; result: ExtractResult }[] = [];
   const warnings: string[] = [];
@@ -503,7 +553,7 @@ async function parseAll(
   progress({ phase: 'parse', done: 0, total });
   if (!useWorkers) {
     for (const entry of toParse) {
-      signal?.throwIfAborted();
+      await checkpoint();
       // Read synchronously: a thread-pool round trip per file costs more than the read here.
       results.push({ entry, result: await extractFile(taskOf(entry, settings.fileTimeoutMs), [entry.module], readFileSync) });
       progress({ phase: 'parse', done: results.length, total, path: entry.file.path });

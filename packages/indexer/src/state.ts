@@ -35,8 +35,9 @@ const TABLES_KIND = 'indexer-tables';
  * Bumped when the layout changes, and when a derived pass's rules change: the fast path keeps
  * derived edges of unchanged tables, so a state of the old rules must not be trusted. 7: files
  * carry lexical documents, which every file of an older index lacks until written again.
+ * 8: files carry their ctime.
  */
-const STATE_VERSION = 7;
+const STATE_VERSION = 8;
 /**
  * What a stored state is valid for: its layout and rules, and the make-up of the lexical
  * documents its files were written with (a new make-up rewrites every file once).
@@ -49,6 +50,7 @@ const decoder = new TextDecoder();
 export interface FileState {
   readonly sizeBytes: number;
   readonly mtimeMs: number;
+  readonly ctimeMs: number;
   readonly contentHash: string;
   readonly moduleVersion: string;
   /** Hash of the file's symbol table: equal tables mean other files resolve against it the same way. */

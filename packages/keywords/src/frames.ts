@@ -22,6 +22,8 @@ interface Pattern {
   readonly frame: (m: RegExpExecArray) => { file?: string; line?: number; symbol?: string };
 }
 
+// Every run is bounded and every unanchored pattern starts at a token boundary: a task is text a
+// user pasted, and an unbounded run with backtracking made a long line of `_` quadratic.
 const PATTERNS: readonly Pattern[] = [
   // Python: File "app/views.py", line 42, in handle
   {
@@ -31,42 +33,42 @@ const PATTERNS: readonly Pattern[] = [
   },
   // C#: at Acme.Cart.Total(Int32 x) in C:\src\Cart.cs:line 42
   {
-    regex: /\bat ([\w.`<>+]+)\([^)\n]*\) in ([^\n]+?\.cs):line (\d+)/g,
+    regex: /\bat ([\w.`<>+]{1,400})\([^)\n]{0,2000}\) in ([^\n]{1,400}?\.cs):line (\d+)/g,
     innermostLast: false,
     frame: (m) => ({ symbol: m[1]!, file: m[2]!, line: Number(m[3]) }),
   },
   // Java and other JVM languages: at com.acme.Cart.total(Cart.java:42)
   {
-    regex: /\bat ((?:[\w$]+\.)+[\w$<>]+)\(([\w$-]+\.(?:java|kt|scala|groovy)):(\d+)\)/g,
+    regex: /\bat ((?:[\w$]{1,200}\.){1,40}[\w$<>]{1,200})\(([\w$-]{1,400}\.(?:java|kt|scala|groovy)):(\d+)\)/g,
     innermostLast: false,
     frame: (m) => ({ symbol: m[1]!.replace(/\$/g, '.'), file: m[2]!, line: Number(m[3]) }),
   },
   // JavaScript / TypeScript (V8): at Cart.total (src/cart.ts:42:7), at src/cart.ts:42:7
   {
-    regex: /\bat (?:async )?(?:([\w$.<>[\] ]+?) \()?((?:[A-Za-z]:)?[^\s():]+\.(?:[cm]?[jt]sx?)):(\d+):\d+\)?/g,
+    regex: /\bat (?:async )?(?:([\w$.<>[\] ]{1,400}?) \()?((?:[A-Za-z]:)?[^\s():]{1,400}\.(?:[cm]?[jt]sx?)):(\d+):\d+\)?/g,
     innermostLast: false,
     frame: (m) => ({ file: m[2]!, line: Number(m[3]), ...(m[1] && m[1] !== '<anonymous>' ? { symbol: m[1].replace(/^(?:new |Object\.)/, '') } : {}) }),
   },
   // Ruby: app/models/cart.rb:42:in `total' (or 'Cart#total')
   {
-    regex: /([\w./-]+\.rb):(\d+):in [`']([^'`\n]+)'/g,
+    regex: /(?<![\w./-])([\w./-]{1,400}\.rb):(\d+):in [`']([^'`\n]{1,400})'/g,
     innermostLast: false,
     frame: (m) => ({ file: m[1]!, line: Number(m[2]), symbol: m[3]!.replace(/^(?:block (?:\(\d+ levels\) )?in |rescue in |ensure in )/, '') }),
   },
   // Go: main.(*Server).Serve(...)\n\t/home/x/server.go:42 +0x1d
   {
-    regex: /^([\w./*()-]+?)\([^)\n]*\)\s*\n\s+(\S+\.go):(\d+)/gm,
+    regex: /^([\w./*()-]{1,400}?)\([^)\n]{0,2000}\)[ \t]*\n\s{1,40}(\S{1,400}\.go):(\d+)/gm,
     innermostLast: false,
     frame: (m) => ({ symbol: m[1]!.slice(m[1]!.lastIndexOf('/') + 1), file: m[2]!, line: Number(m[3]) }),
   },
   // Rust backtrace: 3: mycrate::cart::total\n   at ./src/cart.rs:42:5 ; panics: panicked at src/cart.rs:42:5
   {
-    regex: /^\s*\d+: ([\w:<>]+?)(?:::h[0-9a-f]{16})?\s*\n\s+at ([^\s:]+\.rs):(\d+)/gm,
+    regex: /^[ \t]*\d+: ([\w:<>]{1,400}?)(?:::h[0-9a-f]{16})?[ \t]*\n\s{1,40}at ([^\s:]{1,400}\.rs):(\d+)/gm,
     innermostLast: false,
     frame: (m) => ({ symbol: m[1]!, file: m[2]!, line: Number(m[3]) }),
   },
   {
-    regex: /panicked at '?[^\n]*?([\w./-]+\.rs):(\d+):\d+/g,
+    regex: /panicked at '?[^\n]{0,400}?(?<![\w./-])([\w./-]{1,400}\.rs):(\d+):\d+/g,
     innermostLast: false,
     frame: (m) => ({ file: m[1]!, line: Number(m[2]) }),
   },

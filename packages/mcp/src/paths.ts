@@ -9,9 +9,12 @@ export interface GuardedPath {
   readonly absolute: string;
 }
 
+/** Whether `candidate` is `root` or below it. Only a leading segment equal to `..` leaves: `..dotdot.py` is a file name. */
 function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  if (relative === '') return true;
+  if (path.isAbsolute(relative)) return false;
+  return relative !== '..' && !relative.startsWith(`..${path.sep}`);
 }
 
 /** The real path of `target`, or of its deepest existing ancestor joined with the rest (for files that no longer exist). */
@@ -48,6 +51,17 @@ export class PathGuard {
   static async create(root: string): Promise<PathGuard> {
     const absolute = path.resolve(root);
     return new PathGuard(absolute, await realpath(absolute));
+  }
+
+  /**
+   * The repo-relative, `/`-separated form of an absolute path below the root (under either
+   * spelling of it), without touching the file system; undefined outside the root.
+   */
+  relativeInside(absolute: string): string | undefined {
+    for (const base of [this.realRoot, this.root]) {
+      if (isInside(base, absolute) && absolute !== base) return path.relative(base, absolute).split(path.sep).join('/');
+    }
+    return undefined;
   }
 
   /** Check one argument; `label` names it in errors (`files[2]`). */

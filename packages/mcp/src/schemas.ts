@@ -9,9 +9,13 @@ export const MAX_BUDGET = 2_000_000;
 export const MAX_FILES = 500;
 /** Most symbols one feedback call may name. */
 export const MAX_FEEDBACK_SYMBOLS = 200;
+/** Longest symbol name a call may pass (qualified names are a path and a few names: far shorter). */
+export const MAX_NAME_CHARS = 1_000;
+/** Longest file path a call may pass (Linux's PATH_MAX). */
+export const MAX_PATH_CHARS = 4_096;
 
 /** How a rejected value is shown in an error message. */
-function shown(input: unknown): string {
+export function shown(input: unknown): string {
   if (input === undefined) return 'nothing';
   if (input === null) return 'null';
   if (Array.isArray(input)) return 'an array';
@@ -20,11 +24,18 @@ function shown(input: unknown): string {
   return `${typeof input} ${String(input)}`;
 }
 
-const text = (what: string) =>
+/** A non-empty string of at most `max` characters (after trimming). */
+const text = (what: string, max: number, advice: string) =>
   z
     .string({ error: (issue) => `expected ${what}, got ${shown(issue.input)}` })
     .trim()
-    .min(1, { error: `expected ${what}, got an empty string` });
+    .min(1, { error: `expected ${what}, got an empty string` })
+    .max(max, { error: (issue) => `expected ${what} of at most ${max} characters, got ${typeof issue.input === 'string' ? issue.input.length : 'more'}; ${advice}` });
+
+const name = (what: string) => text(what, MAX_NAME_CHARS, 'pass the name as an answer shows it');
+const filePath = text('a file path', MAX_PATH_CHARS, 'pass a path relative to the repository root');
+const taskText = (what: string, maxTaskChars: number) =>
+  text(what, maxTaskChars, 'describe the task in a few sentences and paste only the lines that matter (the error message, the top stack frames)');
 
 const budget = z
   .number({ error: (issue) => `expected a token budget (a whole number ≥ 1), got ${shown(issue.input)}` })
@@ -32,12 +43,21 @@ const budget = z
   .min(1, { error: (issue) => `expected a token budget (a whole number ≥ 1), got ${shown(issue.input)}` })
   .max(MAX_BUDGET, { error: `a token budget is at most ${MAX_BUDGET}` })
   .optional()
-  .describe("Tokens the answer may use, counted in the chosen format. Default: the engine's (50000; 8000 for context_for_pr).");
+  .describe(
+    "Tokens the whole answer may use (everything printed: header, symbols, code, edges), counted in cl100k_base tokens; the header states the true count. Default: the engine's (50000; 8000 for context_for_pr).",
+  );
 
 const format = z
   .enum(FORMATS, { error: (issue) => `expected one of ${FORMATS.join(', ')}, got ${shown(issue.input)}` })
   .optional()
   .describe('Output format. gcf (default) is the compact one for agents; gcb is binary and comes back as a base64 blob resource.');
+
+const includeCode = z
+  .boolean({ error: (issue) => `expected include_code as true or false, got ${shown(issue.input)}` })
+  .optional()
+  .describe(
+    'Bring the source of the best-ranked symbols (whole bodies while they fit, then cut at a line), within the same token budget. Default true: you can act on the answer without opening files.',
+  );
 
 const packRoot = z
   .string({ error: (issue) => `expected a pack root (the pack_root of an earlier answer), got ${shown(issue.input)}` })
@@ -50,7 +70,7 @@ const packRoot = z
 
 const files = (what: string) =>
   z
-    .array(text('a file path'), { error: (issue) => `expected ${what} (an array of paths relative to the repository root), got ${shown(issue.input)}` })
+    .array(filePath, { error: (issue) => `expected ${what} (an array of paths relative to the repository root), got ${shown(issue.input)}` })
     .min(1, { error: `expected at least one path in ${what}` })
     .max(MAX_FILES, { error: `at most ${MAX_FILES} files per call` });
 
@@ -67,19 +87,27 @@ function strict<Shape extends z.ZodRawShape>(shape: Shape) {
   });
 }
 
-export const contextForTaskInput = strict({
-  task_description: text('a task description (what you are about to do, in a sentence)').describe(
-    'What you are about to do, e.g. "add a before_request hook that checks API keys". Back-ticked identifiers are matched exactly.',
-  ),
-  token_budget: budget,
-  format,
-  pack_root: packRoot,
-});
+/**
+ * The arguments of `context_for_task`. Task descriptions are capped: keyword extraction and
+ * the queries it drives grow with the text (a 1.9 MB task took seconds of one thread), while
+ * the search uses a few dozen terms of it.
+ */
+export const contextForTaskInput = (maxTaskChars: number) =>
+  strict({
+    task_description: taskText('a task description (what you are about to do, in a sentence)', maxTaskChars).describe(
+      `What you are about to do, e.g. "add a before_request hook that checks API keys" (at most ${maxTaskChars} characters). Back-ticked identifiers are matched exactly.`,
+    ),
+    token_budget: budget,
+    format,
+    include_code: includeCode,
+    pack_root: packRoot,
+  });
 
 export const contextForFilesInput = strict({
   files: files('files').describe('Files (or directories) to explain, relative to the repository root.'),
   token_budget: budget,
   format,
+  include_code: includeCode,
   pack_root: packRoot,
 });
 
@@ -89,18 +117,22 @@ export const contextForPrInput = strict({
     .describe('Changed files, relative to the repository root. Default: what `git diff HEAD` and untracked files show.'),
   token_budget: budget,
   format,
+  include_code: includeCode,
   pack_root: packRoot,
 });
 
-export const explainSymbolInput = strict({
-  task_description: text('a task description').describe('The task the symbol was (or was not) chosen for.'),
-  symbol: text('a symbol name').describe('A name (`run`), a member (`Flask.run`) or a qualified name (`src/flask/app.py.Flask.run`).'),
-  token_budget: budget,
-});
+export const explainSymbolInput = (maxTaskChars: number) =>
+  strict({
+    task_description: taskText('a task description', maxTaskChars).describe(
+      `The task the symbol was (or was not) chosen for (at most ${maxTaskChars} characters).`,
+    ),
+    symbol: name('a symbol name').describe('A name (`run`), a member (`Flask.run`) or a qualified name (`src/flask/app.py.Flask.run`).'),
+    token_budget: budget,
+  });
 
 export const feedbackInput = strict({
   symbols: z
-    .array(text('a symbol id or name'), { error: (issue) => `expected symbols as an array of ids or names, got ${shown(issue.input)}` })
+    .array(name('a symbol id or name'), { error: (issue) => `expected symbols as an array of ids or names, got ${shown(issue.input)}` })
     .min(1, { error: 'expected at least one symbol' })
     .max(MAX_FEEDBACK_SYMBOLS, { error: `at most ${MAX_FEEDBACK_SYMBOLS} symbols per call` })
     .describe('Symbols from an answer: node ids, qualified names (as in gcf lines) or plain names.'),

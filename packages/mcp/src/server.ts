@@ -9,7 +9,9 @@ import { repositoryModel } from '@knowing/history/model';
 import type { ContextResult, Engine } from '@knowing/engine';
 import type { IndexProgress } from '@knowing/indexer';
 import { createSqliteStore } from '@knowing/store-sqlite';
-import { costFunctionFor, createGcfSession, formatPack } from '@knowing/wire';
+import { costFunctionFor, createGcfSession, fitPack, formatPack } from '@knowing/wire';
+import { createExactTokenizer } from '@knowing/pack';
+import type { Tokenizer } from '@knowing/pack';
 import type { GcfSession } from '@knowing/wire';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -20,6 +22,8 @@ import { invalidArgument, notFound } from './errors.js';
 import { IndexKeeper, staleCount } from './freshness.js';
 import type { Freshness } from './freshness.js';
 import { changedFiles } from './git.js';
+import type { IndexFiles } from './git.js';
+import { guardTransport } from './jsonrpc.js';
 import { LruMap } from './lru.js';
 import { PathGuard } from './paths.js';
 import { pendingText, renderExplanation, renderSummary, runNote } from './render.js';
@@ -36,6 +40,8 @@ import {
 } from './schemas.js';
 import type { IndexStatus } from './schemas.js';
 import type { KnowingServer, KnowingServerOptions, McpFormat } from './types.js';
+import { yieldingStore } from './yielding.js';
+import { sourceReader } from './source.js';
 
 /**
  * Defaults of {@link KnowingServerOptions}.
@@ -52,7 +58,11 @@ export const DEFAULT_SERVER_OPTIONS = Object.freeze({
   packHistory: 16,
   refresh: true,
   indexWaitMs: 25_000,
+  maxTaskChars: 20_000,
 });
+
+/** Where the index lives by default, relative to the repository root; never a change to the code. */
+const INDEX_DIRECTORY = '.knowing';
 
 /** The tools the server registers, in the order `tools/list` shows them. */
 export const TOOL_NAMES = Object.freeze([
@@ -72,7 +82,27 @@ const INSTRUCTIONS = [
   'Pass the pack_root of an answer you already hold to get only what changed. Tell the server which symbols helped with feedback.',
 ].join(' ');
 
+/**
+ * The MCP tool annotations. The read tools change nothing outside the server: the index they
+ * bring up to date is a cache of the working tree. Only `feedback` (it re-weights later
+ * answers) and `reindex` are marked as writing; neither destroys anything. A call is marked
+ * idempotent when repeating it gives the same answer — not `context_for_task`, whose repeat is
+ * ranked with session boosts from its own earlier answer, nor `feedback`, which counts again.
+ */
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
+const ANNOTATIONS = {
+  context_for_task: { ...READ_ONLY, idempotentHint: false },
+  context_for_files: { ...READ_ONLY, idempotentHint: true },
+  context_for_pr: { ...READ_ONLY, idempotentHint: true },
+  explain_symbol: { ...READ_ONLY, idempotentHint: true },
+  feedback: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  index_status: { ...READ_ONLY, idempotentHint: true },
+  reindex: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+} as const satisfies Record<(typeof TOOL_NAMES)[number], ToolAnnotations>;
+
 const MAX_STALE_LISTED = 50;
+/** Context answers carry code unless the agent asks for names only (`include_code: false`). */
+const DEFAULT_INCLUDE_CODE = true;
 const MAX_OBSERVED_FILES = 200;
 const PROGRESS_INTERVAL_MS = 250;
 
@@ -155,6 +185,10 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
   }
   const refresh = options.refresh ?? DEFAULT_SERVER_OPTIONS.refresh;
   const indexWaitMs = options.indexWaitMs ?? DEFAULT_SERVER_OPTIONS.indexWaitMs;
+  const maxTaskChars = options.maxTaskChars ?? DEFAULT_SERVER_OPTIONS.maxTaskChars;
+  if (!Number.isInteger(maxTaskChars) || maxTaskChars < 1) {
+    throw new KnowingError(ErrorCode.InvalidArgument, `maxTaskChars must be a whole number ≥ 1, got ${maxTaskChars}`, { source: 'mcp' });
+  }
   const log = options.log ?? (() => {});
   const sessionId = options.sessionId ?? randomUUID();
 
@@ -163,9 +197,16 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
   const requestedDb = options.dbPath ?? DEFAULT_SERVER_OPTIONS.dbPath;
   // With a store passed in, a dbPath is only reported (index_status), never opened.
   const dbPath = options.store && options.dbPath === undefined ? null : requestedDb === ':memory:' ? requestedDb : path.resolve(root, requestedDb);
-  const store: GraphStore = options.store ?? (await createSqliteStore({ path: dbPath! }));
+  const ownStore: GraphStore = options.store ?? (await createSqliteStore({ path: dbPath! }));
   const ownsStore = !options.store;
   if (ownsStore && options.dbPath === undefined) await ignoreIndexDirectory(path.dirname(dbPath!));
+  // Everything the server runs goes through a store that lets other requests in between calls.
+  const store = yieldingStore(ownStore);
+  /** The index's own files, left out of the working-tree changes (context_for_pr). */
+  const indexFiles: IndexFiles = {
+    directories: [INDEX_DIRECTORY],
+    databases: dbPath && dbPath !== ':memory:' ? [guard.relativeInside(dbPath)].filter((file): file is string => file !== undefined) : [],
+  };
 
   let keeper: IndexKeeper;
   let engine: Engine;
@@ -188,9 +229,14 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
       symbolCost: (format) => costFunctionFor(format, tokenizer),
     });
   } catch (error) {
-    if (ownsStore) await store.close();
+    if (ownsStore) await ownStore.close();
     throw error;
   }
+
+  // Answers hold their budget in real tokens: the whole printed text, counted with cl100k_base
+  // (or the tokenizer the embedder passed in).
+  const answerTokenizer: Tokenizer = options.engine?.tokenizer ?? (await createExactTokenizer());
+  const readSource = sourceReader(root);
 
   /** Recent packs by root, for deltas. Bounded: an agent session can run for hours. */
   const packs = new LruMap<string, ContextPack>(packHistory);
@@ -216,33 +262,45 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
     return `unchanged: pack_root ${pack.packRoot} (${pack.symbols.length} symbols) is the pack you already have.\n`;
   }
 
-  /** Render a context answer: unchanged, delta or full, and remember the pack. */
-  function answer(tool: string, result: ContextResult, args: { format?: McpFormat | undefined; pack_root?: string | undefined }, task: string, notes: string[]): CallToolResult {
+  /**
+   * Render a context answer within its budget — unchanged, delta or full — and remember the
+   * pack as printed (its root is what an agent passes back as pack_root).
+   */
+  function answer(
+    tool: string,
+    result: ContextResult,
+    args: { format?: McpFormat | undefined; pack_root?: string | undefined; include_code?: boolean | undefined },
+    task: string,
+    notes: string[],
+  ): CallToolResult {
     const format = args.format ?? defaultFormat;
-    const { pack } = result;
     const content: CallToolResult['content'] = [];
     const given = args.pack_root;
+    const previous = given ? packs.get(given) : undefined;
+    const fitted = fitPack(result.pack, {
+      format,
+      budget: result.pack.tokenBudget,
+      tokenizer: answerTokenizer,
+      tool,
+      task,
+      ...(format === 'gcf' ? { session: gcfSession } : {}),
+      ...(previous ? { previous } : {}),
+      ...((args.include_code ?? DEFAULT_INCLUDE_CODE) ? { source: readSource } : {}),
+    });
+    const pack = fitted.pack;
     if (given && pack.packRoot !== '' && given === pack.packRoot) {
       content.push({ type: 'text', text: unchangedLine(format, tool, pack) });
     } else {
-      const previous = given ? packs.get(given) : undefined;
       if (given && !previous) notes.push(`note: pack_root ${given.slice(0, 12)}… is not among the last ${packHistory} packs this server sent, so this is the full pack.`);
       if (format === 'gcb') {
-        const bytes = formatPack(pack, { format: 'gcb', tool, ...(previous ? { previous } : {}) });
+        const bytes = fitted.output as Uint8Array;
         content.push({
           type: 'resource',
           resource: { uri: `knowing://pack/${pack.packRoot || 'empty'}.gcb`, mimeType: 'application/x-gcb', blob: Buffer.from(bytes).toString('base64') },
         });
         content.push({ type: 'text', text: `gcb pack: ${bytes.length} bytes (base64 in the resource above), ${pack.symbols.length} symbols, pack_root=${pack.packRoot}\n` });
       } else {
-        const text = formatPack(pack, {
-          format,
-          tool,
-          task,
-          ...(format === 'gcf' ? { session: gcfSession } : {}),
-          ...(previous ? { previous } : {}),
-        });
-        content.push({ type: 'text', text });
+        content.push({ type: 'text', text: fitted.output as string });
       }
     }
     if (pack.packRoot !== '') packs.set(pack.packRoot, pack);
@@ -376,7 +434,6 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
       description: string;
       inputSchema: Schema;
       outputSchema?: typeof indexStatusOutput;
-      annotations?: ToolAnnotations;
     },
     handler: (args: z.output<Schema>, extra: Extra) => Promise<CallToolResult>,
   ): void {
@@ -389,7 +446,7 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
     };
     // The SDK's callback type is a conditional over the schema that TypeScript cannot resolve
     // for a generic schema; `handler` is typed against the schema above.
-    mcp.registerTool(name, config, callback as never);
+    mcp.registerTool(name, { ...config, annotations: ANNOTATIONS[name] }, callback as never);
   }
 
   // ------------------------------------------------------------------ tools
@@ -400,8 +457,7 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
       title: 'Context for a task',
       description:
         'The symbols of this repository worth reading for a task, ranked, within a token budget. Call it before exploring code. Pass pack_root from an earlier answer to receive "unchanged" or a delta.',
-      inputSchema: contextForTaskInput,
-      annotations: { openWorldHint: false },
+      inputSchema: contextForTaskInput(maxTaskChars),
     },
     async (args, extra) => {
       engine.observe(sessionId, args.task_description);
@@ -424,7 +480,6 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
       description:
         'The symbols defined in the given files (directories expand to their indexed files) and their direct callers, within a token budget. Use it for files you are about to edit.',
       inputSchema: contextForFilesInput,
-      annotations: { openWorldHint: false },
     },
     async (args, extra) => {
       const relatives = await guarded(args.files, 'files');
@@ -451,7 +506,6 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
       description:
         'The impact neighbourhood of changed files: their symbols and what the graph walk reaches from them, within a token budget (default 8000). Without files, uses the working tree changes (git diff HEAD plus untracked files).',
       inputSchema: contextForPrInput,
-      annotations: { openWorldHint: false },
     },
     async (args, extra) => {
       const notes: string[] = [];
@@ -460,7 +514,7 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
         relatives = await guarded(args.files, 'files');
       } else {
         relatives = [];
-        const changed = await changedFiles(root);
+        const changed = await changedFiles(root, indexFiles);
         for (const file of changed) {
           try {
             relatives.push((await guard.check(file, 'changed file')).relative);
@@ -496,8 +550,7 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
       title: 'Explain a symbol',
       description:
         'Why a symbol is (or is not) in the answer for a task: how retrieval found it, its walk and ranking scores, and where it was lost. Returns a markdown report.',
-      inputSchema: explainSymbolInput,
-      annotations: { openWorldHint: false },
+      inputSchema: explainSymbolInput(maxTaskChars),
     },
     async (args, extra) => {
       engine.observe(sessionId, `${args.task_description}\n${args.symbol}`);
@@ -508,12 +561,8 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
         session: sessionId,
         ...(args.token_budget !== undefined ? { budget: args.token_budget } : {}),
       });
-      let suggestions: GraphNode[] = [];
-      if (!explanation.symbol) {
-        const terminal = args.symbol.replace(/::|#/g, '.').split('.').pop() ?? args.symbol;
-        suggestions = (await store.findNodesByName(terminal, { match: 'substring', limit: 8 })).filter((n) => !n.external);
-      }
-      const text = renderExplanation(explanation, suggestions);
+      // Closest names by edit distance, then by substring (the engine's suggestions).
+      const text = renderExplanation(explanation, explanation.symbol ? [] : explanation.suggestions);
       return { content: [{ type: 'text', text }, ...(notes.length > 0 ? [{ type: 'text' as const, text: `${notes.join('\n')}\n` }] : [])] };
     },
   );
@@ -525,7 +574,6 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
       description:
         'Tell knowing which symbols helped (useful: true) or did not (useful: false); later answers rank them accordingly. Name symbols by id, qualified name (as in gcf lines) or plain name.',
       inputSchema: feedbackInput,
-      annotations: { openWorldHint: false, idempotentHint: false },
     },
     async (args, extra) => {
       const { pending } = await freshen(extra, false);
@@ -566,7 +614,6 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
         'What the index holds: files, nodes, edges by type, when it was last indexed, its snapshot, and how many files changed on disk since (stale files are re-indexed by the next context call).',
       inputSchema: indexStatusInput,
       outputSchema: indexStatusOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async () => {
       const s = await status();
@@ -580,7 +627,6 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
       title: 'Re-index the repository',
       description: 'Run the indexer now: only changed files by default, every file with full: true. Returns what it did.',
       inputSchema: reindexInput,
-      annotations: { openWorldHint: false, idempotentHint: true },
     },
     async (args, extra) => {
       const onProgress = progressSender(extra);
@@ -603,13 +649,14 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
     repoRoot: root,
     dbPath,
     sessionId,
-    connect: (transport: Transport) => mcp.connect(transport),
+    // Malformed messages are answered with JSON-RPC errors before the SDK sees them (jsonrpc.ts).
+    connect: (transport: Transport) => mcp.connect(guardTransport(transport, log)),
     async close() {
       if (closed) return;
       closed = true;
       await mcp.close().catch(() => undefined);
       await keeper.idle();
-      if (ownsStore) await store.close();
+      if (ownsStore) await ownStore.close();
     },
   };
 }

@@ -54,6 +54,16 @@ export interface KnowingServerOptions {
    * with a note. The run continues either way. @default 25000
    */
   readonly indexWaitMs?: number;
+  /**
+   * Longest `task_description` (context_for_task, explain_symbol) a call may pass, in
+   * characters (UTF-16 code units) after trimming; a longer one is refused with -32602 naming
+   * the argument and this limit. 20,000 characters is about 5,000 tokens: an issue with its
+   * stack trace fits. Reading the task (keyword extraction, stack frames) and the index
+   * queries it drives grow with the text — on knowing's own sources (229 files) an answer to a
+   * 20,000-character task takes about 0.3 s, to a 1.9 MB one about 15 s — while the search
+   * uses a few dozen of its terms. @default 20000
+   */
+  readonly maxTaskChars?: number;
   /** Session id for the engine's session boosts and implicit feedback. @default a random UUID */
   readonly sessionId?: string;
   /** Where diagnostics go (never stdout: that is the protocol channel). @default discard */
@@ -100,4 +110,9 @@ export interface StdioServerOptions extends KnowingServerOptions {
   readonly stdin?: Readable;
   /** @default process.stdout */
   readonly stdout?: Writable;
+  /**
+   * Longest message (one line of stdin) read, in bytes. A longer line is skipped — its bytes
+   * are not kept — and answered with a -32600 error; the connection goes on. @default 10485760 (10 MiB, the MCP SDK's limit)
+   */
+  readonly maxMessageBytes?: number;
 }

@@ -30,7 +30,7 @@ describe('knowing MCP server over stdio', () => {
     expect(tools.map((t) => t.name)).toEqual(TOOLS);
     const task = tools.find((t) => t.name === 'context_for_task')!;
     expect(task.inputSchema.required).toEqual(['task_description']);
-    expect(Object.keys(task.inputSchema.properties ?? {})).toEqual(['task_description', 'token_budget', 'format', 'pack_root']);
+    expect(Object.keys(task.inputSchema.properties ?? {})).toEqual(['task_description', 'token_budget', 'format', 'include_code', 'pack_root']);
     expect((task.inputSchema.properties as Record<string, { enum?: string[] }>).format!.enum).toEqual(['gcf', 'xml', 'markdown', 'json', 'gcb']);
     expect(task.inputSchema).toMatchObject({ additionalProperties: false });
     const feedback = tools.find((t) => t.name === 'feedback')!;
@@ -229,7 +229,7 @@ describe('knowing MCP server over stdio', () => {
     ['a budget as a string', 'context_for_task', { task_description: 'x', token_budget: '8000' }, /got "8000" at token_budget/],
     ['an unknown format', 'context_for_task', { task_description: 'x', format: 'yaml' }, /expected one of gcf, xml, markdown, json, gcb, got "yaml" at format/],
     ['a malformed pack root', 'context_for_task', { task_description: 'x', pack_root: 'abc' }, /expected a pack root: 64 lowercase hex characters/],
-    ['an unknown argument', 'context_for_task', { task: 'x' }, /unknown argument task; this tool takes task_description, token_budget, format, pack_root/],
+    ['an unknown argument', 'context_for_task', { task: 'x' }, /unknown argument task; this tool takes task_description, token_budget, format, include_code, pack_root/],
     ['files as a string', 'context_for_files', { files: 'notely/search.py' }, /expected files \(an array of paths relative to the repository root\), got "notely\/search.py" at files/],
     ['no files', 'context_for_files', { files: [] }, /expected at least one path in files/],
     ['a missing symbol', 'explain_symbol', { task_description: 'x' }, /expected a symbol name, got nothing at symbol/],

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, isKnowingError } from '@knowing/graph';
+import { indexFileFilter } from '../src/git.js';
 import { LruMap } from '../src/lru.js';
 import { PathGuard } from '../src/paths.js';
 
@@ -52,6 +53,24 @@ describe('PathGuard', () => {
     expect(await rejected('escape.py/../../outside.py')).toContain('outside the repository root');
   });
 
+  it('accepts names that merely start with two dots: only a segment equal to .. goes up', async () => {
+    expect((await guard.check('..dotdot.py', 'f')).relative).toBe('..dotdot.py');
+    expect((await guard.check('src/..hidden/..x.py', 'f')).relative).toBe('src/..hidden/..x.py');
+    expect((await guard.check('...', 'f')).relative).toBe('...');
+    expect((await guard.check(path.join(root, '..dotdot.py'), 'f')).relative).toBe('..dotdot.py');
+    expect(await rejected('..')).toContain('outside the repository root');
+    expect(await rejected('../..dotdot.py')).toContain('outside the repository root');
+    expect(await rejected('src/../../..dotdot.py')).toContain('outside the repository root');
+    expect(await rejected('..\\outside.py')).toContain('outside the repository root');
+  });
+
+  it('names a database path inside the root relative to it, under either spelling of the root', () => {
+    expect(guard.relativeInside(path.join(root, '.knowing', 'graph.db'))).toBe('.knowing/graph.db');
+    expect(guard.relativeInside(path.join(dir, 'root-link', '..index.db'))).toBe('..index.db');
+    expect(guard.relativeInside(path.join(dir, 'elsewhere.db'))).toBeUndefined();
+    expect(guard.relativeInside(root)).toBeUndefined();
+  });
+
   it('rejects .., absolute paths elsewhere, escaping links, the root itself and empty or NUL paths', async () => {
     expect(await rejected('../outside.py')).toMatch(/^\[knowing:mcp\] files\[0\] "\.\.\/outside\.py" resolves to .*outside\.py, outside the repository root/);
     expect(await rejected(path.join(dir, 'outside.py'))).toContain('outside the repository root');
@@ -59,6 +78,18 @@ describe('PathGuard', () => {
     expect(await rejected('.')).toContain('is the repository root itself');
     expect(await rejected('  ')).toContain('files[0] is empty');
     expect(await rejected('a\0b')).toContain('NUL');
+  });
+});
+
+describe('indexFileFilter', () => {
+  it('matches the index directory and a database with its -wal, -shm and -journal files, nothing else', () => {
+    const isIndexFile = indexFileFilter({ directories: ['.knowing'], databases: ['data/knowing.db'] });
+    for (const file of ['.knowing/graph.db', '.knowing/graph.db-wal', '.knowing/model.json', 'data/knowing.db', 'data/knowing.db-wal', 'data/knowing.db-shm', 'data/knowing.db-journal']) {
+      expect(isIndexFile(file), file).toBe(true);
+    }
+    for (const file of ['.knowingignore', '.knowing.py', 'data/knowing.db.py', 'data/knowing.db-old', 'src/.knowing/x.py', 'knowing.db']) {
+      expect(isIndexFile(file), file).toBe(false);
+    }
   });
 });
 

@@ -2,7 +2,7 @@
  * In-process tests of behaviour that is awkward to reach through a child process: slow first
  * index, progress notifications, the bounded pack history, option checks, closing.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -140,6 +140,123 @@ describe('context_for_pr without files', () => {
     // The temp directory might sit inside some git work tree; then the diff is simply empty.
     if (result.isError) expect(textOf(result)).toMatch(/is not inside a git repository.*pass the changed files as `files` \(INVALID_ARGUMENT\)/);
     else expect(textOf(result)).toMatch(/^No changed files/);
+  });
+});
+
+describe('context_for_pr without files: the index is not a change', () => {
+  it('leaves out a database inside the repository that git does not ignore, and its -wal, -shm and -journal files', async () => {
+    const repo = gitCopy();
+    // An explicit dbPath inside the repository: nothing writes a .gitignore for it.
+    const { client } = await connected({ repoRoot: repo.root, dbPath: 'knowing-index.db' });
+    await call(client, 'reindex');
+    writeFileSync(path.join(repo.root, 'knowing-index.db-journal'), '');
+    mkdirSync(path.join(repo.root, '.knowing'), { recursive: true });
+    writeFileSync(path.join(repo.root, '.knowing', 'graph.db'), '');
+    writeFileSync(path.join(repo.root, '.knowing', 'model.json'), '{}');
+    expect(readdirSync(repo.root).filter((f) => f.startsWith('knowing-index.db')).sort()).toEqual(
+      expect.arrayContaining(['knowing-index.db', 'knowing-index.db-journal']),
+    );
+    const clean = await call(client, 'context_for_pr');
+    expect(clean.isError, textOf(clean)).toBeFalsy();
+    expect(textOf(clean)).toMatch(/^No changed files: `git diff HEAD` is empty/);
+    // A real change still shows, alone.
+    appendFileSync(path.join(repo.root, 'notely', 'models.py'), '\n\ndef archive(notebook):\n    return list(notebook.notes)\n');
+    const changed = await call(client, 'context_for_pr', { format: 'markdown' });
+    expect(textOf(changed)).toContain('# Context: changes: notely/models.py\n');
+    const status = (await call(client, 'index_status')).structuredContent as { stale: { added: string[] } };
+    expect(status.stale.added).toEqual([]);
+  });
+
+  it('leaves out the default .knowing directory even when its .gitignore is gone', async () => {
+    const repo = gitCopy();
+    const { client } = await connected({ repoRoot: repo.root });
+    await call(client, 'reindex');
+    rmSync(path.join(repo.root, '.knowing', '.gitignore'));
+    const result = await call(client, 'context_for_pr');
+    expect(textOf(result)).toMatch(/^No changed files/);
+  });
+});
+
+describe('long work', () => {
+  /** Hold the thread, as a query on a large index does. */
+  const busy = (ms: number): void => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+
+  it('lets a request that arrives during an answer be served before the answer is done', async () => {
+    const { createSqliteStore } = await import('@knowing/store-sqlite');
+    const sqlite = await createSqliteStore({ path: ':memory:' });
+    cleanups.push(() => sqlite.close());
+    // Every store call takes 3 ms of the thread: an answer made of many calls is long, and
+    // without turns of the event loop between them nothing else would be read meanwhile.
+    const slow = new Proxy(sqlite, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          busy(3);
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const { client } = await connected({ repoRoot: plainCopy(), store: slow, refresh: false });
+    await call(client, 'reindex');
+    const order: string[] = [];
+    const answer = call(client, 'context_for_task', { task_description: 'search notes by query and highlight the terms' }).then((result) => {
+      order.push('answer');
+      return result;
+    });
+    // A timer fires only when the event loop turns: the ping is sent while the answer is being worked out.
+    const ping = new Promise<void>((resolve) => setTimeout(() => void client.ping().then(() => resolve(void order.push('ping'))), 0));
+    const result = await answer;
+    await ping;
+    expect(textOf(result)).toContain('notely/search.py.search_notes');
+    expect(order).toEqual(['ping', 'answer']);
+  });
+});
+
+describe('tool annotations', () => {
+  it('marks the read tools read-only, and reindex and feedback as the ones that write, none destructive or open-world', async () => {
+    const { client } = await connected({ repoRoot: plainCopy(), dbPath: ':memory:' });
+    const { tools } = await client.listTools();
+    const annotations = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
+    const read = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
+    expect(annotations).toEqual({
+      context_for_task: { ...read, idempotentHint: false },
+      context_for_files: { ...read, idempotentHint: true },
+      context_for_pr: { ...read, idempotentHint: true },
+      explain_symbol: { ...read, idempotentHint: true },
+      feedback: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      index_status: { ...read, idempotentHint: true },
+      reindex: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    });
+  });
+});
+
+describe('malformed requests over any transport', () => {
+  it('answers params: null and arguments as a string with -32602 naming the parameter, in process too', async () => {
+    const server = await createKnowingServer({ repoRoot: plainCopy(), dbPath: ':memory:', indexOptions: { workers: 0 } });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const replies: unknown[] = [];
+    clientSide.onmessage = (message) => void replies.push(message);
+    await server.connect(serverSide);
+    await clientSide.start();
+    cleanups.push(async () => {
+      await clientSide.close();
+      await server.close();
+    });
+    await clientSide.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: null } as never);
+    await clientSide.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'index_status', arguments: 'full' } } as never);
+    await clientSide.send([{ jsonrpc: '2.0', id: 3, method: 'ping' }] as never);
+    await clientSide.send({ jsonrpc: '2.0', id: 4, method: 'ping' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(replies).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params for tools/call: params must be an object, got null' } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'Invalid params for tools/call: params.arguments: expected an object, got "full"' } },
+      [{ jsonrpc: '2.0', id: 3, error: { code: -32600, message: expect.stringContaining('batches are not supported') } }],
+      { jsonrpc: '2.0', id: 4, result: {} },
+    ]);
   });
 });
 

@@ -41,7 +41,7 @@ function invalid(message: string): KnowingError {
 export function createHeuristicTokenizer(options: HeuristicTokenizerOptions = {}): Tokenizer {
   const charsPerToken = options.charsPerToken ?? DEFAULT_HEURISTIC_OPTIONS.charsPerToken;
   if (!(charsPerToken > 0) || !Number.isFinite(charsPerToken)) throw invalid(`charsPerToken must be a finite number > 0, got ${charsPerToken}`);
-  return { count: (text) => Math.floor(text.length / charsPerToken) };
+  return { name: `chars/${charsPerToken}`, count: (text) => Math.floor(text.length / charsPerToken) };
 }
 
 const heuristic = createHeuristicTokenizer();
@@ -77,7 +77,7 @@ export async function createExactTokenizer(): Promise<Tokenizer> {
       hint: 'check that gpt-tokenizer is installed',
     });
   }
-  return { count: (text) => encoding.countTokens(text) };
+  return { name: 'cl100k_base', count: (text) => encoding.countTokens(text) };
 }
 
 /**

@@ -3,6 +3,11 @@ import type { GraphEdge, NodeId, RankedSymbol } from '@knowing/graph';
 /** Counts tokens in text. Plug in any tokenizer; see `createExactTokenizer` for cl100k_base. */
 export interface Tokenizer {
   count(text: string): number;
+  /**
+   * What the counts mean, written in answers' headers (`cl100k_base`, `chars/4`) so a reader
+   * knows which tokens the budget was spent in. Optional for custom tokenizers.
+   */
+  readonly name?: string;
 }
 
 /** An output format name. The built-in ones have entries in `FORMAT_COST_SCALE`; others cost 1×. */

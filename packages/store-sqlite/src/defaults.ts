@@ -1,4 +1,5 @@
 import type { TextColumn } from '@knowing/graph';
+import type { CacheNoteLimit } from './types.js';
 
 /**
  * Default bm25 weight of each full-text column (the original system's tuned values): a hit
@@ -19,6 +20,19 @@ export const DEFAULT_COLUMN_WEIGHTS: Readonly<Record<TextColumn, number>> = Obje
 });
 
 /**
+ * Default {@link SqliteStoreOptions.cacheNotes}: the engine's cached answers (`context_pack`
+ * notes, a few hundred KB each, one per distinct task) keep the newest 200 and at most 32 MiB.
+ *
+ * @example
+ * ```ts
+ * const store = await createSqliteStore({ path, cacheNotes: { ...DEFAULT_CACHE_NOTES, context_pack: { maxCount: 50 } } });
+ * ```
+ */
+export const DEFAULT_CACHE_NOTES: Readonly<Record<string, CacheNoteLimit>> = Object.freeze({
+  context_pack: Object.freeze({ maxCount: 200, maxBytes: 32 * 1024 * 1024 }),
+});
+
+/**
  * Defaults of {@link SqliteStoreOptions} (everything but `path`).
  *
  * @example
@@ -33,6 +47,8 @@ export const SQLITE_STORE_DEFAULTS = Object.freeze({
   mmapSizeBytes: 256 * 1024 * 1024,
   walLimitBytes: 64 * 1024 * 1024,
   columnWeights: DEFAULT_COLUMN_WEIGHTS,
+  cacheNotes: DEFAULT_CACHE_NOTES,
+  cacheWriteTimeoutMs: 100,
 });
 
 /** Column order of the FTS5 table; bm25() takes weights in this order. */

@@ -2,7 +2,8 @@
 // migrated: this module is the one place that imports kysely at run time.
 import type Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql, type Migration } from 'kysely';
-import { KNOWING_APPLICATION_ID } from './version.js';
+import { recordWriter } from './meta.js';
+import { KNOWING_APPLICATION_ID, META_TABLE } from './version.js';
 
 /** Bookkeeping tables of kysely's Migrator, named so they read as ours. */
 const MIGRATION_TABLE = 'knowing_migration';
@@ -194,6 +195,20 @@ const lexicalIndex: Migration = {
   },
 };
 
+const meta: Migration = {
+  async up(db) {
+    // Who wrote the file, so that an older build refusing it can say which version to
+    // install. Later schemas must keep this table and its keys (see META_TABLE).
+    await db.schema
+      .createTable(META_TABLE)
+      .addColumn('key', 'text', (c) => c.primaryKey())
+      .addColumn('value', 'text', (c) => c.notNull())
+      .modifyEnd(sql`without rowid`)
+      .execute();
+    await setVersion(db, 6);
+  },
+};
+
 /** The migrations, in order. Names sort in application order (kysely requires it). */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0001_graph': graph,
@@ -201,6 +216,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   '0003_snapshots': snapshots,
   '0004_learning': learning,
   '0005_lexical': lexicalIndex,
+  '0006_meta': meta,
 });
 
 /**
@@ -226,6 +242,7 @@ export async function migrate(db: Database.Database, target?: string): Promise<v
   try {
     const result = target === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(target);
     if (result.error !== undefined) throw result.error;
+    recordWriter(db);
     db.exec('COMMIT');
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');

@@ -1,9 +1,11 @@
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ErrorCode } from '@knowing/graph';
-import { storeError, translateError, type ErrorContext } from './errors.js';
-import { KNOWING_APPLICATION_ID, SCHEMA_VERSION } from './version.js';
+import { corruptHint, startOver, storeError, translateError, type ErrorContext } from './errors.js';
+import { canReadPrivateCopy, createWhole, openPrivateCopy, refuseNonIndexFile } from './files.js';
+import { readWrittenBy } from './meta.js';
+import { KNOWING_APPLICATION_ID, SCHEMA_VERSION, thisBuild } from './version.js';
 
 /** Resolved, validated options of one open. */
 export interface OpenSettings {
@@ -13,6 +15,11 @@ export interface OpenSettings {
   readonly cacheSizeKib: number;
   readonly mmapSizeBytes: number;
   readonly walLimitBytes: number;
+  /**
+   * Path of a `better_sqlite3.node` to load instead of the one better-sqlite3 finds itself (its
+   * `nativeBinding` option): for bundled applications, and for tests of a binding that fails.
+   */
+  readonly nativeBinding?: string;
 }
 
 export interface OpenDatabase {
@@ -20,6 +27,8 @@ export interface OpenDatabase {
   /** The path as shown in messages: absolute for files, `:memory:` otherwise. */
   readonly path: string;
   readonly schemaVersion: number;
+  /** The knowing that last wrote the file (`knowing X.Y.Z`), or null when it predates the record. */
+  readonly writtenBy: string | null;
 }
 
 const MEMORY = ':memory:';
@@ -39,8 +48,11 @@ function isWritable(path: string): boolean {
   }
 }
 
-/** Checks on the file system that give better messages than SQLite's CANTOPEN. */
-function prepareLocation(path: string, readonly: boolean): void {
+/**
+ * Checks on the file system that give better messages than SQLite's CANTOPEN, and refuse
+ * paths SQLite would write to although they cannot be an index. Returns whether the file exists.
+ */
+function prepareLocation(path: string, readonly: boolean): boolean {
   let stats: ReturnType<typeof statSync> | undefined;
   try {
     stats = statSync(path);
@@ -50,11 +62,12 @@ function prepareLocation(path: string, readonly: boolean): void {
   if (stats?.isDirectory()) {
     throw storeError(ErrorCode.NotADatabase, `${path} is a directory, not a database file`, `pass a file path such as ${resolve(path, 'graph.db')}`);
   }
+  if (stats !== undefined) refuseNonIndexFile(path, stats);
   if (readonly) {
     if (stats === undefined) {
       throw storeError(ErrorCode.NoIndex, `no knowing index at ${path}`, 'run `knowing index` first, or check the path');
     }
-    return;
+    return true;
   }
   const dir = dirname(path);
   try {
@@ -78,6 +91,7 @@ function prepareLocation(path: string, readonly: boolean): void {
       'choose a writable location, or open an existing index with readonly: true',
     );
   }
+  return stats !== undefined;
 }
 
 interface Header {
@@ -96,13 +110,15 @@ function readHeader(db: Database.Database): Header {
 }
 
 /** Refuse files that are not ours, or ours but too new; returns whether migrations are needed. */
-function classify(header: Header, path: string, readonly: boolean): boolean {
+function classify(header: Header, path: string, readonly: boolean, db: Database.Database): boolean {
   if (header.applicationId === KNOWING_APPLICATION_ID) {
     if (header.userVersion > SCHEMA_VERSION) {
+      // Re-indexing cannot help: this build cannot open the file to rebuild it.
+      const writer = readWrittenBy(db);
       throw storeError(
         ErrorCode.SchemaTooNew,
-        `${path} was written by schema v${header.userVersion}; this build reads up to v${SCHEMA_VERSION}`,
-        'upgrade knowing or re-index with --full',
+        `${path} was written by ${writer ?? 'a newer knowing'} (schema v${header.userVersion}); this is ${thisBuild()}, which reads up to schema v${SCHEMA_VERSION}`,
+        `upgrade knowing${writer ? ` to ${writer.replace(/^knowing /, '')} or later` : ''}, or start over with this version: \`${startOver(path)}\``,
       );
     }
     if (header.userVersion < SCHEMA_VERSION) {
@@ -110,7 +126,7 @@ function classify(header: Header, path: string, readonly: boolean): boolean {
         throw storeError(
           ErrorCode.NoIndex,
           `${path} holds schema v${header.userVersion}; this build needs v${SCHEMA_VERSION} and cannot migrate a read-only store`,
-          'open it once without readonly to migrate, or re-index',
+          'run `knowing index` once where the file can be written (or open it once without readonly: true) to migrate it',
         );
       }
       return true;
@@ -130,7 +146,7 @@ function classify(header: Header, path: string, readonly: boolean): boolean {
   throw storeError(
     ErrorCode.NotADatabase,
     `${path} is a SQLite database but not a knowing index: ${what}`,
-    'point knowing at another path; knowing will not modify this file',
+    'point knowing at its index (--db FILE, or the store path), or at a path that does not exist yet to create one; knowing did not modify this file',
   );
 }
 
@@ -141,6 +157,9 @@ function applyPragmas(db: Database.Database, settings: OpenSettings): void {
     db.pragma(`journal_size_limit = ${settings.walLimitBytes}`);
   }
   db.pragma('foreign_keys = ON');
+  // Checks each b-tree cell against its page as it is read: a damaged page fails with
+  // SQLITE_CORRUPT when touched instead of feeding garbage to a query or a write.
+  db.pragma('cell_size_check = ON');
   db.pragma('temp_store = MEMORY');
   db.pragma(`cache_size = -${settings.cacheSizeKib}`);
   db.pragma(`mmap_size = ${settings.mmapSizeBytes}`);
@@ -155,31 +174,62 @@ export async function openDatabase(settings: OpenSettings): Promise<OpenDatabase
   const memory = settings.path === MEMORY;
   const path = memory ? MEMORY : resolve(settings.path);
   const ctx: ErrorContext = { path, busyTimeoutMs: settings.busyTimeoutMs };
-  if (!memory) prepareLocation(path, settings.readonly);
+  const exists = memory ? false : prepareLocation(path, settings.readonly);
+  if (!memory && !exists) {
+    // A new index is built beside its path and moved into place whole (see createWhole).
+    try {
+      await createWhole(path, driverOptions(settings), async (db) => {
+        applyPragmas(db, settings);
+        const { migrate } = await import('./migrations.js');
+        await migrate(db);
+      });
+    } catch (error) {
+      throw translateError(error, ctx, 'creating the database');
+    }
+  }
 
   let db: Database.Database;
   try {
-    db = new Database(path, { readonly: settings.readonly, fileMustExist: settings.readonly, timeout: settings.busyTimeoutMs });
+    db = new Database(path, {
+      readonly: settings.readonly,
+      fileMustExist: settings.readonly,
+      timeout: settings.busyTimeoutMs,
+      ...(settings.nativeBinding !== undefined ? { nativeBinding: settings.nativeBinding } : {}),
+    });
   } catch (error) {
     throw translateError(error, ctx, 'opening the database');
   }
   try {
-    const header = readHeader(db);
-    const needsMigration = classify(header, path, settings.readonly);
-    applyPragmas(db, settings);
-    if (needsMigration) {
-      // kysely (≈280 modules, most of a query process's start-up) is loaded only here: a
-      // current file is recognised from its header pragmas alone.
-      const { migrate } = await import('./migrations.js');
-      await migrate(db);
-    }
-    const schemaVersion = db.pragma('user_version', { simple: true }) as number;
-    return { db, path, schemaVersion };
+    return await prepare(db, path, settings);
   } catch (error) {
     if (db.open) db.close();
-    if (settings.readonly && sqliteCodeOf(error).startsWith('SQLITE_READONLY')) {
-      // A WAL database can only be read by a process that can create the shared-memory
-      // file beside it; SQLite says "readonly database", which reads as nonsense here.
+    if (sqliteCodeOf(error) === 'SQLITE_NOTADB') {
+      // In knowing's own folder the file was an index and is damaged. Anywhere else it is most
+      // likely a file of the user's that a path named by mistake: never advise deleting it.
+      if (basename(dirname(path)) === '.knowing') {
+        throw storeError(ErrorCode.NotADatabase, `${path} is not a SQLite database any more: the index file is damaged`, corruptHint(path), error);
+      }
+      throw storeError(
+        ErrorCode.NotADatabase,
+        `${path} is not a SQLite database, so not a knowing index`,
+        'point knowing at its index (--db FILE, or the store path), or at a path that does not exist yet to create one; nothing was written',
+        error,
+      );
+    }
+    if (settings.readonly && isReadOnlyOpenFailure(error)) {
+      // A WAL database can only be opened in place by a process that can create the
+      // shared-memory file beside it. In a read-only folder or on a read-only mount a
+      // checkpointed file is complete by itself: read a private copy of it instead.
+      if (canReadPrivateCopy(path)) {
+        let copy: Database.Database | undefined;
+        try {
+          copy = openPrivateCopy(path, driverOptions(settings));
+          return await prepare(copy, path, settings);
+        } catch (copyError) {
+          if (copy?.open) copy.close();
+          throw translateError(copyError, ctx, 'opening the database');
+        }
+      }
       throw storeError(
         ErrorCode.ReadOnly,
         `${path} cannot be opened read-only: the index uses WAL, so SQLite must create ${path}-shm beside it, and ${dirname(path)} is not writable by this user`,
@@ -189,6 +239,32 @@ export async function openDatabase(settings: OpenSettings): Promise<OpenDatabase
     }
     throw translateError(error, ctx, 'opening the database');
   }
+}
+
+/** What every connection of this open passes to better-sqlite3 besides its mode. */
+function driverOptions(settings: OpenSettings): Database.Options {
+  return { timeout: settings.busyTimeoutMs, ...(settings.nativeBinding !== undefined ? { nativeBinding: settings.nativeBinding } : {}) };
+}
+
+/** Header checks, connection settings and pending migrations of an open connection. */
+async function prepare(db: Database.Database, path: string, settings: OpenSettings): Promise<OpenDatabase> {
+  const header = readHeader(db);
+  const needsMigration = classify(header, path, settings.readonly, db);
+  applyPragmas(db, settings);
+  if (needsMigration) {
+    // kysely (≈280 modules, most of a query process's start-up) is loaded only here: a
+    // current file is recognised from its header pragmas alone.
+    const { migrate } = await import('./migrations.js');
+    await migrate(db);
+  }
+  const schemaVersion = db.pragma('user_version', { simple: true }) as number;
+  return { db, path, schemaVersion, writtenBy: readWrittenBy(db) };
+}
+
+/** SQLite's ways of saying a read-only connection could not set up WAL's shared memory. */
+function isReadOnlyOpenFailure(error: unknown): boolean {
+  const code = sqliteCodeOf(error);
+  return code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN');
 }
 
 function sqliteCodeOf(error: unknown): string {

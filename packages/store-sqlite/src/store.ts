@@ -25,6 +25,8 @@ import {
 } from '@knowing/graph';
 import { DEFAULT_COLUMN_WEIGHTS, SQLITE_STORE_DEFAULTS, TEXT_COLUMNS } from './defaults.js';
 import { isBusy, storeError, translateError, type ErrorContext } from './errors.js';
+import { sizeOf } from './files.js';
+import { recordWriter } from './meta.js';
 import { openDatabase, type OpenSettings } from './open.js';
 import {
   EDGE_COLUMNS,
@@ -38,7 +40,8 @@ import {
   type FileRow,
   type NodeRow,
 } from './rows.js';
-import type { SqliteGraphStore, SqliteStoreOptions } from './types.js';
+import type { CacheNoteLimit, IntegrityReport, SqliteGraphStore, SqliteStoreOptions, StoreUsage } from './types.js';
+import { thisBuild } from './version.js';
 import { validateBatch } from './validate.js';
 import { createLexicalScorer } from './lexical.js';
 import { createBatchWriter, toSnapshot, type BatchWriter, type SnapshotRow } from './write.js';
@@ -82,7 +85,19 @@ function lexicalTermsOf(terms: readonly string[], where: string): string[] {
 /** SQLite reads a negative LIMIT as "no limit". */
 const NO_LIMIT = -1;
 
-function resolveOptions(options: SqliteStoreOptions): OpenSettings & { columnWeights: Record<TextColumn, number> } {
+/** A cache kind's bound as SQL parameters: -1 for "no bound". */
+interface CacheBound {
+  readonly maxCount: number;
+  readonly maxBytes: number;
+}
+
+interface StoreSettings extends OpenSettings {
+  readonly columnWeights: Record<TextColumn, number>;
+  readonly cacheNotes: ReadonlyMap<string, CacheBound>;
+  readonly cacheWriteTimeoutMs: number;
+}
+
+function resolveOptions(options: SqliteStoreOptions): StoreSettings {
   const fail = (what: string): never => {
     throw storeError(ErrorCode.InvalidArgument, `createSqliteStore: ${what}`, 'see SqliteStoreOptions for valid values');
   };
@@ -103,7 +118,24 @@ function resolveOptions(options: SqliteStoreOptions): OpenSettings & { columnWei
     mmapSizeBytes: count(options.mmapSizeBytes, SQLITE_STORE_DEFAULTS.mmapSizeBytes, 'mmapSizeBytes'),
     walLimitBytes: count(options.walLimitBytes, SQLITE_STORE_DEFAULTS.walLimitBytes, 'walLimitBytes'),
     columnWeights: mergeWeights(DEFAULT_COLUMN_WEIGHTS, options.columnWeights, 'createSqliteStore: columnWeights'),
+    cacheNotes: cacheBounds(options.cacheNotes ?? SQLITE_STORE_DEFAULTS.cacheNotes, fail),
+    cacheWriteTimeoutMs: count(options.cacheWriteTimeoutMs, SQLITE_STORE_DEFAULTS.cacheWriteTimeoutMs, 'cacheWriteTimeoutMs'),
   };
+}
+
+function cacheBounds(notes: Readonly<Record<string, CacheNoteLimit>>, fail: (what: string) => never): Map<string, CacheBound> {
+  if (typeof notes !== 'object' || notes === null) fail('cacheNotes must be an object of note kind → { maxCount?, maxBytes? }');
+  const bounds = new Map<string, CacheBound>();
+  for (const [kind, limit] of Object.entries(notes)) {
+    if (typeof limit !== 'object' || limit === null) fail(`cacheNotes.${kind} must be an object { maxCount?, maxBytes? }`);
+    const bound = (value: number | undefined, name: string): number => {
+      if (value === undefined) return -1;
+      if (!Number.isInteger(value) || value < 0) fail(`cacheNotes.${kind}.${name} must be a non-negative integer, got ${String(value)}`);
+      return value;
+    };
+    bounds.set(kind, { maxCount: bound(limit.maxCount, 'maxCount'), maxBytes: bound(limit.maxBytes, 'maxBytes') });
+  }
+  return bounds;
 }
 
 function mergeWeights(
@@ -159,6 +191,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   const settings = resolveOptions(options);
   const opened = await openDatabase(settings);
   const { db, path, schemaVersion } = opened;
+  let writtenBy = opened.writtenBy;
   const ctx: ErrorContext = { path, busyTimeoutMs: settings.busyTimeoutMs };
   const readonly = settings.readonly;
   let closed = false;
@@ -255,6 +288,17 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
          ON CONFLICT (key) DO UPDATE SET kind = excluded.kind, value = excluded.value, snapshot = excluded.snapshot, updated_at = excluded.updated_at`,
       ),
       noteDelete: db.prepare('DELETE FROM notes WHERE key = ?'),
+      // The notes of a cache kind beyond its bound, newest kept first (and `keep`, the note
+      // just written, before them all).
+      notesPrune: db.prepare(
+        `DELETE FROM notes WHERE kind = @kind AND key IS NOT @keep AND key IN (
+           SELECT key FROM (
+             SELECT key, row_number() OVER w AS n, sum(length(value)) OVER w AS bytes FROM notes WHERE kind = @kind
+             WINDOW w AS (ORDER BY coalesce(key = @keep, 0) DESC, updated_at DESC, key DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+           ) WHERE (@maxCount >= 0 AND n > @maxCount) OR (@maxBytes >= 0 AND bytes > @maxBytes)
+         )`,
+      ),
+      noteUsage: db.prepare('SELECT kind, count(*) AS count, sum(length(value)) AS bytes FROM notes GROUP BY kind ORDER BY bytes DESC, kind'),
       notesDelete: db.prepare(
         `DELETE FROM notes WHERE (@kind IS NULL OR kind = @kind) AND (@lower IS NULL OR (key >= @lower AND key < @upper))`,
       ),
@@ -323,10 +367,30 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     );
   }
 
+  /** Run `fn` waiting at most `ms` for another writer's lock, then wait as configured again. */
+  function waitingAtMost<T>(ms: number, fn: () => T): T {
+    db.pragma(`busy_timeout = ${ms}`);
+    try {
+      return fn();
+    } finally {
+      db.pragma(`busy_timeout = ${settings.busyTimeoutMs}`);
+    }
+  }
+
+  const putCacheNote = db.transaction(
+    (key: string, kind: string, value: Uint8Array, snapshot: string | null, bound: CacheBound): void => {
+      st.notePut.run(key, kind, value, snapshot, Date.now());
+      st.notesPrune.run({ kind, keep: key, maxCount: bound.maxCount, maxBytes: bound.maxBytes });
+    },
+  );
+
   const store: SqliteGraphStore = {
     path,
     schemaVersion,
     readonly,
+    get writtenBy() {
+      return writtenBy;
+    },
 
     repo: () =>
       run('repo', (): RepoInfo | null => {
@@ -462,7 +526,16 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
       run('applyBatch', (): WriteResult => {
         const w = writable('apply a batch');
         validateBatch(batch, path);
-        return w.apply(batch);
+        const result = w.apply(batch);
+        if (writtenBy !== thisBuild()) {
+          try {
+            recordWriter(db);
+            writtenBy = thisBuild();
+          } catch {
+            // Who wrote the file only explains later errors; the batch itself is committed.
+          }
+        }
+        return result;
       }),
 
     search: (query: string, options?: TextSearchOptions) =>
@@ -546,7 +619,15 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
       run('putNote', () => {
         writable('put a note');
         if (!(value instanceof Uint8Array)) throw storeError(ErrorCode.InvalidArgument, `${path}: note '${key}' value must be a Uint8Array`);
-        st.notePut.run(key, kind, value, snapshot, Date.now());
+        const bound = settings.cacheNotes.get(kind);
+        if (bound === undefined) st.notePut.run(key, kind, value, snapshot, Date.now());
+        else {
+          try {
+            waitingAtMost(settings.cacheWriteTimeoutMs, () => putCacheNote.immediate(key, kind, value, snapshot, bound));
+          } catch (error) {
+            throw translateError(error, { path, busyTimeoutMs: settings.cacheWriteTimeoutMs }, `putNote (of the cache kind '${kind}')`);
+          }
+        }
       }),
 
     deleteNote: (key) =>
@@ -648,6 +729,49 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     fileHashes: () =>
       run('fileHashes', () => new Map(st.fileHashes.all() as [string, string][])),
 
+    checkIntegrity: (options?: { readonly full?: boolean }) =>
+      run('checkIntegrity', (): IntegrityReport => {
+        const check = options?.full === true ? 'integrity_check' : 'quick_check';
+        const started = performance.now();
+        let problems: string[];
+        try {
+          const rows = db.pragma(`${check}(100)`) as Record<string, unknown>[];
+          problems = rows.map((row) => String(Object.values(row)[0])).filter((line) => line !== 'ok');
+        } catch (error) {
+          // Damage SQLite meets before it can list it (a broken schema page) is a finding too.
+          const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : '';
+          if (!code.startsWith('SQLITE_CORRUPT') && code !== 'SQLITE_NOTADB') throw error;
+          problems = [`${(error as Error).message} (${code})`];
+        }
+        return { ok: problems.length === 0, check, problems, ms: Math.round(performance.now() - started) };
+      }),
+
+    usage: () =>
+      run('usage', (): StoreUsage => {
+        const pageSize = db.pragma('page_size', { simple: true }) as number;
+        const freePages = db.pragma('freelist_count', { simple: true }) as number;
+        const notes = (st.noteUsage.all() as { kind: string; count: number; bytes: number | null }[]).map((row) => ({
+          kind: row.kind,
+          count: Number(row.count),
+          bytes: Number(row.bytes ?? 0),
+        }));
+        const file = path === ':memory:' ? 0 : sizeOf(path);
+        return { fileBytes: file, walBytes: path === ':memory:' ? 0 : sizeOf(`${path}-wal`), freeBytes: pageSize * freePages, notes };
+      }),
+
+    pruneCacheNotes: () =>
+      run('pruneCacheNotes', () => {
+        writable('prune cache notes');
+        let deleted = 0;
+        const prune = db.transaction(() => {
+          for (const [kind, bound] of settings.cacheNotes) {
+            deleted += st.notesPrune.run({ kind, keep: null, maxCount: bound.maxCount, maxBytes: bound.maxBytes }).changes;
+          }
+        });
+        prune.immediate();
+        return deleted;
+      }),
+
     vacuum: () =>
       run('vacuum', () => {
         writable('vacuum');
@@ -660,8 +784,12 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
       if (closed) return;
       closed = true;
       try {
-        // Lets SQLite refresh planner statistics for the tables this connection used.
-        if (!readonly) db.pragma('optimize');
+        // Lets SQLite refresh planner statistics for the tables this connection used, if no
+        // other process holds the write lock: a reader must not wait for a long index run.
+        if (!readonly) {
+          db.pragma('busy_timeout = 0');
+          db.pragma('optimize');
+        }
       } catch {
         // Best effort: failing to optimise must not keep the file open.
       }

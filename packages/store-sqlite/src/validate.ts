@@ -75,10 +75,17 @@ function isCount(value: unknown): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
+/**
+ * On Windows a backslash or a drive prefix in a path means a producer forgot to convert
+ * separators; elsewhere both are ordinary characters of a file name (`a\b.py`, `c:notes.py`),
+ * and refusing them would fail every write of a repository holding one such file.
+ */
+const WINDOWS_PATHS = process.platform === 'win32';
+
 function checkPath(path: unknown, where: string, fail: Fail): void {
   if (typeof path !== 'string' || path.length === 0) fail(where, 'is not a non-empty path');
   const p = path as string;
-  if (p.startsWith('/') || p.includes('\\') || /^[A-Za-z]:/.test(p)) {
+  if (p.startsWith('/') || (WINDOWS_PATHS && (p.includes('\\') || /^[A-Za-z]:/.test(p)))) {
     fail(where, `('${p}') is not a repo-relative path with '/' separators`);
   }
 }

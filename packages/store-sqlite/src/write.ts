@@ -172,6 +172,7 @@ function prepareStatements(db: Database.Database) {
       `UPDATE edges SET confidence = ?, provenance = ?, line = ?, owner = ? WHERE src = ? AND type = ? AND dst = ? AND owner <> ?`,
     ),
     repoGet: db.prepare('SELECT id FROM repos WHERE slot = 1'),
+    filePaths: db.prepare('SELECT path FROM files').pluck(),
     repoPut: db.prepare(
       `INSERT INTO repos (slot, id, root, commit_sha, indexed_at) VALUES (1, @id, @root, @commit, @indexedAt)
        ON CONFLICT (slot) DO UPDATE SET id = excluded.id, root = excluded.root, commit_sha = excluded.commit_sha, indexed_at = excluded.indexed_at`,
@@ -352,7 +353,7 @@ export function createBatchWriter(db: Database.Database, path: string): BatchWri
     };
     st.countersReset.run();
 
-    if (batch.repo !== undefined) putRepo(batch.repo);
+    if (batch.repo !== undefined) putRepo(batch.repo, batch);
 
     // 1. Deleted files lose their record, nodes (edges cascade) and owned edges.
     for (const file of batch.deleteFiles ?? []) {
@@ -426,16 +427,27 @@ export function createBatchWriter(db: Database.Database, path: string): BatchWri
     return row.external === 1 || row.file === '' ? '' : packageOf(row.file);
   }
 
-  function putRepo(repo: RepoInfo): void {
+  /**
+   * A batch for another repository is refused, unless it deletes every stored file (and may
+   * write them again): a rebuild under a new identity (a renamed or copied folder, a new git
+   * origin) that leaves nothing of the old repository's files behind.
+   */
+  function putRepo(repo: RepoInfo, batch: WriteBatch): void {
     const stored = st.repoGet.get() as { id: string } | undefined;
-    if (stored !== undefined && stored.id !== repo.id) {
+    if (stored !== undefined && stored.id !== repo.id && !deletesEveryFile(batch)) {
       throw storeError(
         ErrorCode.InvalidArgument,
         `${path} holds repository '${stored.id}' but the batch is for '${repo.id}'`,
-        'use one store file per repository',
+        're-index in full to rebuild it under the new identity, or use one store file per repository',
       );
     }
     st.repoPut.run({ id: repo.id, root: repo.root, commit: repo.commit, indexedAt: repo.indexedAt });
+  }
+
+  function deletesEveryFile(batch: WriteBatch): boolean {
+    const deleted = new Set<string>(batch.deleteFiles ?? []);
+    for (const file of st.filePaths.iterate() as IterableIterator<string>) if (!deleted.has(file)) return false;
+    return true;
   }
 
   /** Upsert a file's record; returns its package. */
@@ -643,7 +655,7 @@ export function createBatchWriter(db: Database.Database, path: string): BatchWri
   function writeBulk(batch: WriteBatch): WriteResult {
     // Another process may have written between the check before the lock and the lock.
     if (st.graphEmpty.get() !== 1) throw GRAPH_NOT_EMPTY;
-    if (batch.repo !== undefined) putRepo(batch.repo);
+    if (batch.repo !== undefined) putRepo(batch.repo, batch);
     // Files without nodes can be stored in an empty graph; their records and owners go.
     for (const file of batch.deleteFiles ?? []) {
       st.ownerDelete.run(FILE_OWNER + file);

@@ -4,6 +4,7 @@ import { decodeToken } from './gcf-token.js';
 import type {
   EdgeStatus,
   GcfAddedLine,
+  GcfCode,
   GcfDeltaDocument,
   GcfDocument,
   GcfEdgeLine,
@@ -102,16 +103,29 @@ function distanceOf(section: string): number | undefined {
 }
 
 function fullNode(text: string, line: number): GcfAddedLine | undefined {
-  const match = /^@(\d+) ([^ ]+) ([^ ]+) ([^ ]+) ([^ ]+)$/.exec(text);
+  const match = /^@(\d+) ([^ ]+) ([^ ]+) ([^ ]+) ([^ ]+)(?: ([^ ]+))?$/.exec(text);
   if (!match) return undefined;
   const value = provenance(match[5]!, line);
+  const where = match[6] === undefined ? '' : decodeToken(match[6], `line ${line}: location`);
   return {
     id: unsigned(match[1], `line ${line}: id`),
     kind: kind(match[2]!, line),
     qualifiedName: decodeToken(match[3]!, `line ${line}: qualified name`),
     score: score(match[4]!, line),
     ...(value === undefined ? {} : { provenance: value }),
+    ...(where === '' ? {} : { location: where }),
   };
+}
+
+/** Code lines (`|…`) following a node line, from `start`; returns the code and the next index. */
+function codeAt(lines: readonly Line[], start: number): { code?: GcfCode; next: number } {
+  let end = start;
+  while (end < lines.length && lines[end]!.text.startsWith('|')) end++;
+  if (end === start) return { next: start };
+  const body = lines.slice(start, end).map((line) => line.text.slice(1));
+  const truncated = body.at(-1) === '…';
+  if (truncated) body.pop();
+  return { code: { text: body.join('\n'), truncated }, next: end };
 }
 
 function decodePack(header: Map<string, string>, body: readonly Line[]): GcfPackDocument {
@@ -143,7 +157,8 @@ function decodePack(header: Map<string, string>, body: readonly Line[]): GcfPack
     const distance = distanceOf(section.name);
     if (distance === undefined) continue; // a section from a newer writer: skipped
     if (edgesSeen) throw badFormat(`line ${section.number}: node section after the edges section`);
-    for (const line of section.lines) {
+    for (let i = 0; i < section.lines.length; i++) {
+      const line = section.lines[i]!;
       const ref = /^@(\d+)(?: #.*)?$/.exec(line.text);
       let node: GcfNodeLine;
       if (ref) {
@@ -151,8 +166,10 @@ function decodePack(header: Map<string, string>, body: readonly Line[]): GcfPack
         node = { ref: true, id: unsigned(ref[1], `line ${line.number}: id`), distance };
       } else {
         const full = fullNode(line.text, line.number);
-        if (!full) throw badFormat(`line ${line.number}: not a node line (@ID KIND QNAME SCORE PROVENANCE)`);
-        node = { ref: false, distance, ...full };
+        if (!full) throw badFormat(`line ${line.number}: not a node line (@ID KIND QNAME SCORE PROVENANCE LOCATION)`);
+        const { code, next } = codeAt(section.lines, i + 1);
+        i = next - 1;
+        node = { ref: false, distance, ...full, ...(code ? { code } : {}) };
       }
       if (ids.has(node.id)) throw badFormat(`line ${line.number}: id ${node.id} declared twice`);
       ids.add(node.id);
@@ -219,7 +236,7 @@ function decodeDelta(header: Map<string, string>, body: readonly Line[]): GcfDel
       case 'added':
         for (const line of section.lines) {
           const node = fullNode(line.text, line.number);
-          if (!node) throw badFormat(`line ${line.number}: not an added line (@ID KIND QNAME SCORE PROVENANCE)`);
+          if (!node) throw badFormat(`line ${line.number}: not an added line (@ID KIND QNAME SCORE PROVENANCE LOCATION)`);
           document.added.push(node);
         }
         break;

@@ -7,8 +7,8 @@ import { encodeToken } from './gcf-token.js';
 import { DEFAULT_FORMAT_OPTIONS } from './options.js';
 import { compareSymbols, compareText, edgeKey, newEdgeKeys, preparePack, runs } from './order.js';
 import type { PreparedPack } from './order.js';
-import { countTokens, formatScore } from './text.js';
-import type { DeltaPlan, FormatOptions, Formatter, GcfSession } from './types.js';
+import { countTokens, formatScore, location, tokenizerName } from './text.js';
+import type { DeltaPlan, FormatOptions, Formatter, GcfSession, SymbolCode } from './types.js';
 
 /** The comment a session reference carries. */
 const GCF_REF_COMMENT = '# sent before';
@@ -27,7 +27,16 @@ function gcfSectionName(distance: number): string {
 
 function nodeLine(id: number, symbol: RankedSymbol): string {
   const { node } = symbol;
-  return `@${id} ${gcfKind(node.kind)} ${encodeToken(node.qualifiedName)} ${formatScore(symbol.score)} ${encodeToken(symbol.provenance ?? '')}\n`;
+  const head = `@${id} ${gcfKind(node.kind)} ${encodeToken(node.qualifiedName)} ${formatScore(symbol.score)}`;
+  return `${head} ${encodeToken(symbol.provenance ?? '')} ${encodeToken(location(node))}\n`;
+}
+
+/** Code lines under a node line: each source line behind `|`, then `|…` when the body was cut. */
+function codeLines(code: SymbolCode | undefined): string {
+  if (!code) return '';
+  let out = '';
+  for (const line of code.text.split('\n')) out += `|${line}\n`;
+  return code.truncated ? `${out}|…\n` : out;
 }
 
 const refLine = (id: number): string => `@${id} ${GCF_REF_COMMENT}\n`;
@@ -104,7 +113,10 @@ function renderPack(prepared: PreparedPack, options: FormatOptions, fresh: Reado
       .filter((symbol) => !assignment.skip.has(symbol.node.id))
       .map((symbol) => {
         const id = assignment.ids.get(symbol.node.id)!;
-        return assignment.refs.has(symbol.node.id) ? refLine(id) : nodeLine(id, symbol);
+        // A symbol sent before is a reference, unless this answer brings its code: an earlier
+        // answer may have named it without.
+        const code = options.code?.get(symbol.node.id);
+        return assignment.refs.has(symbol.node.id) && !code ? refLine(id) : nodeLine(id, symbol) + codeLines(code);
       });
     symbolCount += lines.length;
     body += `## ${gcfSectionName(run.key)}\n${lines.join('')}`;
@@ -124,6 +136,8 @@ function renderPack(prepared: PreparedPack, options: FormatOptions, fresh: Reado
   let header = `GCF profile=graph tool=${encodeToken(options.tool ?? DEFAULT_FORMAT_OPTIONS.tool)}`;
   header += ` budget=${prepared.tokenBudget} tokens=${prepared.tokensUsed} symbols=${symbolCount} edges=${edges.length}`;
   if (session) header += ' session=true';
+  const counter = tokenizerName(options.tokenizer);
+  if (counter) header += ` tokenizer=${encodeToken(counter)}`;
   if (prepared.packRoot) header += ` pack_root=${encodeToken(prepared.packRoot)}`;
   return { text: `${header}\n${body}`, bodyTokens: countTokens(body, options.tokenizer), commit: assignment.commit };
 }
@@ -218,7 +232,8 @@ const COST_ID = 10;
 
 /**
  * GCF, the compact text format (profile `graph`): a header line, node lines
- * `@ID KIND QNAME SCORE PROVENANCE` in distance sections, and edge lines `@T<@S TYPE`.
+ * `@ID KIND QNAME SCORE PROVENANCE LOCATION` in distance sections (in code mode followed by
+ * the symbol's source lines, each behind `|`), and edge lines `@T<@S TYPE`.
  * With `session`, symbols sent before are written as `@ID # sent before`; with `previous`,
  * the answer may be `unchanged` or a delta. See docs/formats.md for the grammar.
  *
@@ -227,7 +242,7 @@ const COST_ID = 10;
  * gcfFormat.encode(pack, { tool: 'context_for_task' });
  * // GCF profile=graph tool=context_for_task budget=8000 tokens=412 symbols=12 edges=9 pack_root=…
  * // ## targets
- * // @0 fn src/auth.ts.login 0.91 -
+ * // @0 fn src/auth.ts.login 0.91 - src/auth.ts:12-30
  * ```
  */
 export const gcfFormat: Formatter = Object.freeze({

@@ -20,7 +20,11 @@ export type {
   GcfDeltaDocument,
   GcfUnchangedDocument,
   GcfDocument,
+  GcfCode,
+  SymbolCode,
 } from './types.js';
+export type { FitOptions, FittedPack } from './fit.js';
+export { fitPack, DEFAULT_FIT_OPTIONS } from './fit.js';
 export { DEFAULT_FORMAT_OPTIONS } from './options.js';
 export { GCF_KIND_ABBREVIATIONS, GCB_KIND_CODES, GCB_PROVENANCE_CODES, GCB_EDGE_TYPE_CODES } from './codes.js';
 export { xmlFormat } from './xml.js';

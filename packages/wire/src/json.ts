@@ -1,17 +1,17 @@
 import type { ContextPack, RankedSymbol } from '@knowing/graph';
 import { DEFAULT_FORMAT_OPTIONS } from './options.js';
 import { compareText, edgeKey, newEdgeKeys, preparePack } from './order.js';
-import { countTokens } from './text.js';
-import type { FormatOptions, Formatter } from './types.js';
+import { countTokens, tokenizerName } from './text.js';
+import type { FormatOptions, Formatter, SymbolCode } from './types.js';
 
 /** Components with their keys sorted, built with data properties (a `__proto__` key stays a key). */
 function sortedComponents(components: Readonly<Record<string, number>>): Record<string, number> {
   return Object.fromEntries(Object.entries(components).sort((a, b) => compareText(a[0], b[0])));
 }
 
-function symbolObject(symbol: RankedSymbol): Record<string, unknown> {
+function symbolObject(symbol: RankedSymbol, code?: SymbolCode): Record<string, unknown> {
   const { node } = symbol;
-  return {
+  const object: Record<string, unknown> = {
     id: node.id,
     qualified_name: node.qualifiedName,
     name: node.name,
@@ -30,6 +30,8 @@ function symbolObject(symbol: RankedSymbol): Record<string, unknown> {
     external: node.external,
     components: sortedComponents(symbol.components),
   };
+  if (code) object.code = { start_line: code.startLine, end_line: code.endLine, truncated: code.truncated, text: code.text };
+  return object;
 }
 
 function encodeJson(pack: ContextPack, options: FormatOptions = {}): string {
@@ -41,8 +43,9 @@ function encodeJson(pack: ContextPack, options: FormatOptions = {}): string {
     task: options.task ?? null,
     tokens_used: prepared.tokensUsed,
     token_budget: prepared.tokenBudget,
+    ...(tokenizerName(options.tokenizer) ? { tokenizer: tokenizerName(options.tokenizer) } : {}),
     pack_root: prepared.packRoot,
-    symbols: prepared.symbols.map(symbolObject),
+    symbols: prepared.symbols.map((symbol) => symbolObject(symbol, options.code?.get(symbol.node.id))),
     edges: prepared.edges.map((edge) => ({
       source: nameOf(edge.source),
       target: nameOf(edge.target),

@@ -1,7 +1,7 @@
 import type { ContextPack, RankedSymbol } from '@knowing/graph';
 import { groupOf, preparePack, runs } from './order.js';
-import { codeSpan, countTokens, formatScore, oneLine } from './text.js';
-import type { FormatOptions, Formatter } from './types.js';
+import { codeFence, codeSpan, countTokens, formatScore, location, oneLine, tokenizerName } from './text.js';
+import type { FormatOptions, Formatter, SymbolCode } from './types.js';
 
 const HEADING = {
   target: 'Target Symbols (distance 0)',
@@ -9,10 +9,18 @@ const HEADING = {
   extended: 'Extended Context (distance 2+)',
 } as const;
 
-function renderSymbol(symbol: RankedSymbol): string {
+function renderCode(code: SymbolCode, language: string): string {
+  const fence = codeFence(code.text);
+  const cut = code.truncated ? `\n(cut after line ${code.endLine})\n` : '';
+  return `\n${fence}${language}\n${code.text}\n${fence}\n${cut}\n`;
+}
+
+function renderSymbol(symbol: RankedSymbol, code?: SymbolCode): string {
   const { node } = symbol;
   const signature = oneLine(node.signature);
-  return `- ${codeSpan(node.qualifiedName)} (${oneLine(node.kind)}, ${formatScore(symbol.score)})${signature ? ` — ${codeSpan(signature)}` : ''}\n`;
+  const where = location(node);
+  const line = `- ${codeSpan(node.qualifiedName)} (${oneLine(node.kind)}, ${formatScore(symbol.score)})${where ? ` ${codeSpan(where)}` : ''}${signature ? ` — ${codeSpan(signature)}` : ''}\n`;
+  return code ? line + renderCode(code, oneLine(node.language)) : line;
 }
 
 function encodeMarkdown(pack: ContextPack, options: FormatOptions = {}): string {
@@ -20,11 +28,13 @@ function encodeMarkdown(pack: ContextPack, options: FormatOptions = {}): string 
   const task = options.task ? oneLine(options.task) : '';
   let out = task ? `# Context: ${task}\n\n` : '# Context\n\n';
   out += `Tokens: ${prepared.tokensUsed} / ${prepared.tokenBudget}`;
+  const counter = tokenizerName(options.tokenizer);
+  if (counter) out += ` (${counter})`;
   if (prepared.packRoot) out += ` · pack root ${codeSpan(prepared.packRoot)}`;
   out += '\n';
   for (const group of runs(prepared.symbols, (symbol) => groupOf(symbol.distance))) {
     out += `\n## ${HEADING[group.key]}\n\n`;
-    for (const symbol of group.symbols) out += renderSymbol(symbol);
+    for (const symbol of group.symbols) out += renderSymbol(symbol, options.code?.get(symbol.node.id));
   }
   if (prepared.edges.length > 0) {
     out += '\n## Edges\n\n';
@@ -39,7 +49,8 @@ function encodeMarkdown(pack: ContextPack, options: FormatOptions = {}): string 
 
 /**
  * The markdown format: a heading per distance group, one line per symbol
- * (``- `qname` (kind, score) — `signature` ``), then the edges as `source type target` lines.
+ * (``- `qname` (kind, score) `file:start-end` — `signature` ``, followed in code mode by a
+ * fenced block of its source), then the edges as `source type target` lines.
  *
  * @example
  * ```ts

@@ -1,5 +1,6 @@
 import { createHeuristicTokenizer } from '@knowing/pack';
 import type { Tokenizer } from '@knowing/pack';
+import type { GraphNode } from '@knowing/graph';
 import { invalidArgument } from './errors.js';
 
 const heuristic = createHeuristicTokenizer();
@@ -61,4 +62,36 @@ export function codeSpan(text: string): string {
   const fence = '`'.repeat(longest + 1);
   const pad = flat.startsWith('`') || flat.endsWith('`') || flat === '' ? ' ' : '';
   return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/**
+ * `file:start-end`, `file:line`, or the bare file when lines are unknown; empty for
+ * placeholders without a file.
+ */
+export function location(node: Pick<GraphNode, 'file' | 'startLine' | 'endLine'>): string {
+  if (!node.file) return '';
+  if (node.startLine <= 0) return node.file;
+  if (node.endLine <= node.startLine) return `${node.file}:${node.startLine}`;
+  return `${node.file}:${node.startLine}-${node.endLine}`;
+}
+
+/** The name a tokenizer reports for headers, or undefined for an unnamed (custom) one. */
+export function tokenizerName(tokenizer: Tokenizer | undefined): string | undefined {
+  const name = tokenizer?.name;
+  return typeof name === 'string' && name !== '' ? name : undefined;
+}
+
+/**
+ * Text as an XML CDATA section: unrepresentable characters become U+FFFD and a `]]>` inside is
+ * split across two sections, so any source text survives a parser unchanged otherwise.
+ */
+export function xmlCdata(value: string): string {
+  return `<![CDATA[${value.replace(XML_FORBIDDEN, '\uFFFD').replace(/\]\]>/g, ']]]]><![CDATA[>')}]]>`;
+}
+
+/** A fence for a markdown code block around `text`: backticks, longer than any run at a line start. */
+export function codeFence(text: string): string {
+  let longest = 2;
+  for (const run of text.match(/^\s*`+/gm) ?? []) longest = Math.max(longest, run.trim().length);
+  return '`'.repeat(longest + 1);
 }

@@ -1,4 +1,4 @@
-import type { ContextPack, RankedSymbol } from '@knowing/graph';
+import type { ContextPack, NodeId, RankedSymbol } from '@knowing/graph';
 import type { PackDelta, Tokenizer } from '@knowing/pack';
 
 /**
@@ -26,6 +26,23 @@ export interface FormatOptions {
   readonly docChars?: number;
   /** gcf: send a delta only below this fraction of the full pack's tokens. @default 0.6 */
   readonly deltaThreshold?: number;
+  /**
+   * Source lines to print with symbols (code mode), by node id. `fitPack` chooses them; the
+   * text formats print them under their symbol, gcb ignores them.
+   */
+  readonly code?: ReadonlyMap<NodeId, SymbolCode>;
+}
+
+/** Lines of a symbol's source printed with it in code mode. */
+export interface SymbolCode {
+  /** The lines as in the file, joined with LF, without a final LF. */
+  readonly text: string;
+  /** First line shown (1-based), the symbol's first line. */
+  readonly startLine: number;
+  /** Last line shown: the symbol's last line, or an earlier one when the body was cut. */
+  readonly endLine: number;
+  /** True when the body was cut at a line boundary before the symbol's end. */
+  readonly truncated: boolean;
 }
 
 /**
@@ -194,8 +211,20 @@ export type GcfNodeLine =
       readonly qualifiedName: string;
       readonly score: number;
       readonly provenance?: string;
+      /** `file:start-end` (absent in documents written before node lines carried it, and for placeholders). */
+      readonly location?: string;
+      /** The source lines printed under the node line in code mode. */
+      readonly code?: GcfCode;
     }
   | { readonly ref: true; readonly id: number; readonly distance: number };
+
+/** Source lines of a GCF node (the `|` lines under it). */
+export interface GcfCode {
+  /** The lines without their `|`, joined with LF. */
+  readonly text: string;
+  /** The writer cut the body (a final `|…` line). */
+  readonly truncated: boolean;
+}
 
 /** A symbol line of a GCF delta's `## added` section (no distance: deltas have no distance sections). */
 export interface GcfAddedLine {
@@ -204,6 +233,8 @@ export interface GcfAddedLine {
   readonly qualifiedName: string;
   readonly score: number;
   readonly provenance?: string;
+  /** `file:start-end`, when the writer gave one. */
+  readonly location?: string;
 }
 
 /** An edge line of a GCF pack document (`@T<@S TYPE [STATUS]`). */

@@ -1,20 +1,17 @@
 import type { ContextPack, GraphNode, RankedSymbol } from '@knowing/graph';
 import { DEFAULT_FORMAT_OPTIONS } from './options.js';
 import { compareText, groupOf, preparePack, runs } from './order.js';
-import { countTokens, docExcerpt, escapeXmlAttribute as attr, escapeXmlText as text, formatScore } from './text.js';
-import type { FormatOptions, Formatter } from './types.js';
+import { countTokens, docExcerpt, escapeXmlAttribute as attr, escapeXmlText as text, formatScore, location, tokenizerName, xmlCdata } from './text.js';
+import type { FormatOptions, Formatter, SymbolCode } from './types.js';
 
 const GROUP_ELEMENT = { target: 'target_symbols', related: 'related_symbols', extended: 'extended_context' } as const;
 
-/** `file:start-end`, `file:line`, or the bare file when lines are unknown; empty for placeholders. */
-export function location(node: Pick<GraphNode, 'file' | 'startLine' | 'endLine'>): string {
-  if (!node.file) return '';
-  if (node.startLine <= 0) return node.file;
-  if (node.endLine <= node.startLine) return `${node.file}:${node.startLine}`;
-  return `${node.file}:${node.startLine}-${node.endLine}`;
+function renderCode(code: SymbolCode): string {
+  const lines = `${code.startLine}-${code.endLine}`;
+  return `      <code lines="${lines}"${code.truncated ? ' truncated="true"' : ''}>${xmlCdata(code.text)}</code>\n`;
 }
 
-function renderSymbol(symbol: RankedSymbol, docChars: number): string {
+function renderSymbol(symbol: RankedSymbol, docChars: number, code?: SymbolCode): string {
   const { node } = symbol;
   let open = `    <symbol name="${attr(node.qualifiedName)}" kind="${attr(node.kind)}" score="${formatScore(symbol.score)}"`;
   if (symbol.provenance) open += ` provenance="${attr(symbol.provenance)}"`;
@@ -22,10 +19,11 @@ function renderSymbol(symbol: RankedSymbol, docChars: number): string {
   const where = location(node);
   if (where) open += ` location="${attr(where)}"`;
   const doc = docExcerpt(node.doc, docChars);
-  if (!node.signature && !doc) return `${open}/>\n`;
+  if (!node.signature && !doc && !code) return `${open}/>\n`;
   let out = `${open}>\n`;
   if (node.signature) out += `      <signature>${text(node.signature)}</signature>\n`;
   if (doc) out += `      <doc>${text(doc)}</doc>\n`;
+  if (code) out += renderCode(code);
   return `${out}    </symbol>\n`;
 }
 
@@ -35,13 +33,15 @@ function encodeXml(pack: ContextPack, options: FormatOptions = {}): string {
   let root = '<context';
   if (options.task) root += ` task="${attr(options.task)}"`;
   root += ` tokens_used="${prepared.tokensUsed}" token_budget="${prepared.tokenBudget}"`;
+  const counter = tokenizerName(options.tokenizer);
+  if (counter) root += ` tokenizer="${attr(counter)}"`;
   if (prepared.packRoot) root += ` pack_root="${attr(prepared.packRoot)}"`;
   let out = `${root}>\n`;
 
   for (const group of runs(prepared.symbols, (symbol) => groupOf(symbol.distance))) {
     const element = GROUP_ELEMENT[group.key];
     out += `  <${element}>\n`;
-    for (const symbol of group.symbols) out += renderSymbol(symbol, docChars);
+    for (const symbol of group.symbols) out += renderSymbol(symbol, docChars, options.code?.get(symbol.node.id));
     out += `  </${element}>\n`;
   }
 
@@ -73,7 +73,7 @@ function encodeXml(pack: ContextPack, options: FormatOptions = {}): string {
 /**
  * The XML format: symbols grouped by distance (`target_symbols` 0, `related_symbols` 1,
  * `extended_context` 2+), each with qualified name, kind, score, provenance, distance,
- * location, signature and a doc excerpt, then a `relationship_summary` with counts per
+ * location, signature, a doc excerpt and (code mode) the source lines, then a `relationship_summary` with counts per
  * distance and edges per type.
  *
  * @example

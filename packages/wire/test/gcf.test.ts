@@ -22,8 +22,8 @@ function expectBadFormat(run: () => unknown): void {
 describe('gcf full documents', () => {
   it('fills the provenance column, with - when unknown, and never leaves trailing spaces', () => {
     const text = gcf(loginPack);
-    expect(text).toContain('@3 method src/auth/session.ts.SessionStore.create 0.62 lsp_resolved\n');
-    expect(text).toContain('@0 fn src/auth/login.ts.handleLogin 0.91 -\n');
+    expect(text).toContain('@3 method src/auth/session.ts.SessionStore.create 0.62 lsp_resolved src/auth/session.ts:20-31\n');
+    expect(text).toContain('@0 fn src/auth/login.ts.handleLogin 0.91 - src/auth/login.ts:12-40\n');
     for (const line of text.split('\n')) expect(line).not.toMatch(/\s$/);
   });
 
@@ -44,15 +44,15 @@ describe('gcf full documents', () => {
 
   it('escapes spaces, newlines, % and reserved spellings in tokens and reads them back', () => {
     const text = gcf(hostilePack);
-    expect(text.split('\n').filter((line) => line.startsWith('@') && !line.includes('<')).every((line) => line.split(' ').length === 5)).toBe(true);
+    expect(text.split('\n').filter((line) => line.startsWith('@') && !line.includes('<')).every((line) => line.split(' ').length === 6)).toBe(true);
     const document = decodeGcf(text) as GcfPackDocument;
-    const nodes = document.nodes.map((node) => (node.ref ? undefined : { kind: node.kind, qualifiedName: node.qualifiedName, provenance: node.provenance }));
+    const nodes = document.nodes.map((node) => (node.ref ? undefined : { kind: node.kind, qualifiedName: node.qualifiedName, provenance: node.provenance, location: node.location }));
     // Score order: the negative-scored target comes last, in a second `targets` section.
     expect(nodes).toEqual([
-      { kind: 'function', qualifiedName: 'src/odd file.ts.weird name', provenance: 'custom provenance' },
-      { kind: 'widget', qualifiedName: '-', provenance: '-' },
-      { kind: '#kind', qualifiedName: '#private', provenance: undefined },
-      { kind: 'fn', qualifiedName: 'src/日本.ts.挨拶😀\n%20#x', provenance: undefined },
+      { kind: 'function', qualifiedName: 'src/odd file.ts.weird name', provenance: 'custom provenance', location: 'src/odd file.ts:1-2' },
+      { kind: 'widget', qualifiedName: '-', provenance: '-', location: 'x.ts' },
+      { kind: '#kind', qualifiedName: '#private', provenance: undefined, location: 'x.ts' },
+      { kind: 'fn', qualifiedName: 'src/日本.ts.挨拶😀\n%20#x', provenance: undefined, location: 'src/日本.ts' },
     ]);
     expect(document.edges).toEqual([
       { target: 2, source: 1, type: 'calls' },
@@ -86,6 +86,7 @@ describe('gcf full documents', () => {
           qualifiedName: s.node.qualifiedName,
           score: Number(s.score.toFixed(2)),
           ...(s.provenance ? { provenance: s.provenance } : {}),
+          location: s.node.file,
         })),
       );
       const idOf = new Map(sorted.map((s, id) => [s.node.id, id]));
@@ -105,7 +106,7 @@ describe('gcf full documents', () => {
   it('costs a symbol as its real node line', () => {
     const text = gcf(loginPack);
     for (const symbol of loginPack.symbols) {
-      const line = text.split('\n').find((l) => l.endsWith(` ${symbol.node.qualifiedName} ${symbol.score.toFixed(2)} ${symbol.provenance ?? '-'}`))!;
+      const line = text.split('\n').find((l) => l.includes(` ${symbol.node.qualifiedName} ${symbol.score.toFixed(2)} ${symbol.provenance ?? '-'}`))!;
       // The cost line uses a two-digit placeholder id; ids here are one digit.
       expect(gcfFormat.symbolCost!(symbol, { tokenizer: chars })).toBe(line.length + 1 + 1);
     }
@@ -120,7 +121,7 @@ describe('gcf sessions', () => {
     const session = createGcfSession();
     const one = gcf(first, { session });
     expect(one).toContain('session=true');
-    expect(one).toContain('@0 fn src/auth/login.ts.handleLogin 0.91 -\n');
+    expect(one).toContain('@0 fn src/auth/login.ts.handleLogin 0.91 - src/auth/login.ts:12-40\n');
     expect(session.size).toBe(3);
     const two = gcf(second, { session });
     expect(two).toBe(
@@ -129,10 +130,10 @@ describe('gcf sessions', () => {
         '## targets',
         '@0 # sent before',
         '## related',
-        '@3 fn src/auth/password.ts.verifyPassword 0.62 ast_resolved',
+        '@3 fn src/auth/password.ts.verifyPassword 0.62 ast_resolved src/auth/password.ts:5',
         '@2 # sent before',
         '## extended',
-        '@4 const src/config.ts.SESSION_TTL 0.21 derived',
+        '@4 const src/config.ts.SESSION_TTL 0.21 derived src/config.ts:3',
         '## edges [2]',
         '@2<@0 calls',
         '@3<@0 calls',
@@ -198,7 +199,7 @@ describe('gcf deltas', () => {
         '## removed',
         'fn src/service/handlers.ts.handler9',
         '## added',
-        '@0 fn src/service/handlers.ts.fallback 0.50 -',
+        '@0 fn src/service/handlers.ts.fallback 0.50 - src/service/handlers.ts',
         '## edges_removed',
         'src/service/handlers.ts.handler1 -> src/service/handlers.ts.handler2 calls',
         '## edges_added',
@@ -238,7 +239,7 @@ describe('gcf deltas', () => {
     // Nine of ten symbols are references now, so the full document is cheap: no delta.
     expect(planDelta(base, next, { session }).mode).toBe('full');
     const full = gcf(next, { session, previous: base });
-    expect(full).toContain('@8 # sent before\n@10 fn src/service/handlers.ts.fallback 0.50 -\n');
+    expect(full).toContain('@8 # sent before\n@10 fn src/service/handlers.ts.fallback 0.50 - src/service/handlers.ts\n');
   });
 
   it('numbers added symbols from the session and records them only when the delta is sent', () => {
@@ -252,7 +253,7 @@ describe('gcf deltas', () => {
     planDelta(large, swapped, { session: unsent });
     expect(unsent.nextId).toBe(40);
     const text = gcf(swapped, { session, previous: large });
-    expect(text).toContain('## added\n@40 fn src/service/handlers.ts.fallback 0.50 -\n');
+    expect(text).toContain('## added\n@40 fn src/service/handlers.ts.fallback 0.50 - src/service/handlers.ts\n');
     expect(session.idOf(extra.node.qualifiedName, 'function')).toBe(40);
     expect(session.nextId).toBe(41);
   });
@@ -273,7 +274,7 @@ describe('decodeGcf rejects malformed documents', () => {
     'escape that is not UTF-8': good.replace('handleLogin', 'handle%FFLogin'),
     'raw tab in a token': good.replace('handleLogin', 'handle\tLogin'),
     'node line before a section': good.replace('## targets\n', ''),
-    'reference outside a session': good.replace('@0 fn src/auth/login.ts.handleLogin 0.91 -', '@0 # sent before'),
+    'reference outside a session': good.replace('@0 fn src/auth/login.ts.handleLogin 0.91 - src/auth/login.ts:12-40', '@0 # sent before'),
     'bad edge line': good.replace('@6<@2 calls', '@6<-@2 calls'),
     'body after unchanged': 'GCF tool=x unchanged=true pack_root=ab symbols=1\n@0 fn a 1.00 -\n',
     'delta without savings': 'GCF tool=x delta=true base_root=a new_root=b tokens=1\n',

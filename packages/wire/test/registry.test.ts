@@ -103,12 +103,12 @@ describe('cost functions', () => {
     expect(costs.gcf).toBeLessThan(costs.markdown!);
     expect(costs.markdown).toBeLessThan(costs.xml!);
     expect(costs.xml).toBeLessThan(costs.json!);
-    expect(costs.gcf).toBe(Math.floor('@10 fn src/auth/login.ts.handleLogin 0.91 -\n'.length / 4));
+    expect(costs.gcf).toBe(Math.floor('@10 fn src/auth/login.ts.handleLogin 0.91 - src/auth/login.ts:12-40\n'.length / 4));
   });
 
   it('use the tokenizer passed in', () => {
     const symbol = loginPack.symbols[0]!;
-    expect(costFunctionFor('gcf', chars)(symbol)).toBe('@10 fn src/auth/login.ts.handleLogin 0.91 -\n'.length);
+    expect(costFunctionFor('gcf', chars)(symbol)).toBe('@10 fn src/auth/login.ts.handleLogin 0.91 - src/auth/login.ts:12-40\n'.length);
   });
 
   it('count the text the format really writes for the symbol', () => {

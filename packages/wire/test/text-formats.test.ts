@@ -101,7 +101,7 @@ describe('markdown', () => {
   it('keeps code spans intact around backticks and newlines', () => {
     const ticked = sym({ qualifiedName: 'src/a.ts.`weird`', score: 1, distance: 0, signature: 'const s = `a ``b`` c`\nnext' });
     const text = formatPack(makePack('t', [ticked], []), { format: 'markdown' });
-    expect(text).toContain('- `` src/a.ts.`weird` `` (function, 1.00) — ```const s = `a ``b`` c` next```\n');
+    expect(text).toContain('- `` src/a.ts.`weird` `` (function, 1.00) `src/a.ts` — ```const s = `a ``b`` c` next```\n');
   });
 });
 

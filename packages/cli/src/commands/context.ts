@@ -1,12 +1,16 @@
 import { existsSync } from 'node:fs';
 import type { ContextResult, Engine } from '@knowing/engine';
 import { createSqliteStore } from '@knowing/store-sqlite';
-import { formatPack } from '@knowing/wire';
-import { booleanValue, listValue, positiveInteger, stringValue } from '../args.js';
+import { fitPack } from '@knowing/wire';
+import type { FittedPack } from '@knowing/wire';
+import { createExactTokenizer, createHeuristicTokenizer } from '@knowing/pack';
+import type { Tokenizer } from '@knowing/pack';
+import { readSourceFile } from '../source.js';
+import { booleanValue, listValue, positiveInteger, stringValue, withTaskText } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
 import { createProgress } from '../progress.js';
-import { changedFiles, ignoreIndexDirectory, toRepoPath } from '../repo.js';
+import { changedFiles, ignoreIndexDirectory, refuseBroadRoot, toRepoPath } from '../repo.js';
 import { checkFormat, engineFor, isBinaryFormat, modelWarning } from '../engine.js';
 import { locate, openIndex } from '../session.js';
 import type { OpenIndex } from '../session.js';
@@ -57,6 +61,7 @@ export function resolveFormat(ctx: CommandContext, configured: string | undefine
 /** Bring the index up to date before answering (--reindex). */
 export async function reindex(ctx: CommandContext): Promise<void> {
   const location = await locate(ctx);
+  refuseBroadRoot(location.root, false);
   const defaults = location.loaded.config.defaults ?? {};
   const progress = createProgress(ctx.out.stderr, { enabled: !ctx.out.quiet && !ctx.out.json, now: ctx.now });
   // Loaded here: only --reindex needs the indexer (parsers, grammars), and it is costly to load.
@@ -97,7 +102,7 @@ export async function indexedFiles(ctx: CommandContext, index: OpenIndex, files:
 }
 
 export async function runContext(ctx: CommandContext): Promise<ExitCode> {
-  const query = queryOf(ctx);
+  const query = queryOf(await withTaskText(ctx));
   const budgetFlag = positiveInteger(stringValue(ctx.values, 'budget'), '--budget');
   const location = await locate(ctx);
   const defaults = location.loaded.config.defaults ?? {};
@@ -106,6 +111,7 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
     throw usageError(`${format} is a binary format and stdout is a terminal`, `redirect it to a file: knowing context … --format ${format} > pack.${format}`);
   }
   const budget = budgetFlag ?? defaults.budget;
+  const tokenizer = await tokenizerFor(stringValue(ctx.values, 'tokenizer'));
 
   if (booleanValue(ctx.values, 'reindex')) await reindex(ctx);
   const index = await openIndex(ctx);
@@ -113,10 +119,17 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
     const engine = await engineFor(index, modelWarning(ctx));
     const options = { format, ...(budget !== undefined ? { budget } : {}) };
     const { result, title } = await answer(ctx, engine, index, query, options);
-    const output = formatPack(result.pack, { format, task: title, tool: 'knowing context', ...(format === 'json' && ctx.out.json ? { pretty: true } : {}) });
-    if (typeof output === 'string') ctx.out.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
-    else ctx.out.stdout.write(output);
-    const { pack } = result;
+    const fitted = fitPack(result.pack, {
+      format,
+      budget: result.pack.tokenBudget,
+      tokenizer,
+      task: title,
+      tool: 'knowing context',
+      ...(booleanValue(ctx.values, 'code') ? { source: readSourceFile(index.root) } : {}),
+      ...(format === 'json' && ctx.out.json ? { pretty: true } : {}),
+    });
+    writeOutput(ctx, fitted);
+    const { pack } = fitted;
     if (pack.symbols.length === 0) {
       ctx.out.note(
         query.kind === 'task'
@@ -125,13 +138,27 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
       );
     } else {
       ctx.out.note(
-        `${formatInt(pack.symbols.length)} of ${formatInt(result.ranked.length)} ranked symbols, ${formatInt(pack.tokensUsed)} of ${formatInt(pack.tokenBudget)} tokens (${format})${result.cached ? ', from cache' : ''}`,
+        `${formatInt(pack.symbols.length)} of ${formatInt(result.ranked.length)} ranked symbols${fitted.code.size > 0 ? ` (${formatInt(fitted.code.size)} with code)` : ''}, ${formatInt(fitted.tokens)} of ${formatInt(pack.tokenBudget)} tokens (${format}, ${tokenizer.name ?? 'custom tokenizer'})${result.cached ? ', from cache' : ''}`,
       );
     }
     return ExitCode.Ok;
   } finally {
     await index.close();
   }
+}
+
+/** The tokenizer a budget is counted in: cl100k_base unless --tokenizer heuristic. */
+export async function tokenizerFor(name: string | undefined): Promise<Tokenizer> {
+  const choice = (name ?? 'cl100k').trim().toLowerCase();
+  if (choice === 'cl100k' || choice === 'cl100k_base') return createExactTokenizer();
+  if (choice === 'heuristic' || choice === 'chars/4') return createHeuristicTokenizer();
+  throw usageError(`unknown tokenizer "${name}"`, 'use cl100k (exact) or heuristic (characters / 4)');
+}
+
+function writeOutput(ctx: CommandContext, fitted: FittedPack): void {
+  const { output } = fitted;
+  // No newline is added: the budget counts exactly what is printed (every text format ends with one).
+  ctx.out.stdout.write(output);
 }
 
 async function answer(

@@ -4,10 +4,10 @@ import { createSqliteStore } from '@knowing/store-sqlite';
 import { createEngine } from '@knowing/engine';
 import { booleanValue, listValue, stringValue } from '../args.js';
 import type { CommandContext } from '../command.js';
-import { ExitCode, usageError } from '../errors.js';
+import { CliError, ExitCode, usageError } from '../errors.js';
 import type { Output } from '../io.js';
 import { createProgress } from '../progress.js';
-import { displayPath, existingDirectory, ignoreIndexDirectory, resolveRepoRoot } from '../repo.js';
+import { displayPath, existingDirectory, ignoreIndexDirectory, refuseBroadRoot, resolveRepoRoot } from '../repo.js';
 import { locate } from '../session.js';
 import { countList, formatInt, formatMs, plural, table } from '../text.js';
 
@@ -21,6 +21,7 @@ export async function runIndex(ctx: CommandContext): Promise<ExitCode> {
   const { out } = ctx;
   const path = ctx.positionals[0];
   const root = path !== undefined ? existingDirectory(path, ctx.cwd, 'repository') : resolveRepoRoot(ctx.repo, ctx.cwd);
+  refuseBroadRoot(root, booleanValue(ctx.values, 'force'));
   const location = await locate(ctx, root);
   const defaults = location.loaded.config.defaults ?? {};
   const languages = listValue(ctx.values, 'languages') ?? (defaults.languages ? [...defaults.languages] : undefined);
@@ -33,6 +34,7 @@ export async function runIndex(ctx: CommandContext): Promise<ExitCode> {
   const store = await createSqliteStore({ path: location.dbPath });
   ignoreIndexDirectory(root, location.dbPath);
   let summary: IndexSummary;
+  const signal = ctx.io.signal;
   try {
     summary = await indexRepository({
       root,
@@ -41,14 +43,18 @@ export async function runIndex(ctx: CommandContext): Promise<ExitCode> {
       ...(booleanValue(ctx.values, 'full') ? { full: true } : {}),
       ...(workers !== undefined ? { workers } : {}),
       onProgress: progress.onProgress,
-      ...(ctx.io.signal ? { signal: ctx.io.signal } : {}),
+      ...(signal ? { signal } : {}),
     });
     // Build the walk's adjacency and communities now (stored as notes for this snapshot), so the
     // first query neither waits for them nor walks without the community restriction.
-    await createEngine({ store }).warm();
+    if (!signal?.aborted) await createEngine({ store }).warm();
   } finally {
     progress.finish();
     await store.close();
+  }
+  // The write is one synchronous transaction: a Ctrl-C during it is seen only once it committed.
+  if (signal?.aborted) {
+    throw new CliError(ExitCode.Interrupted, 'INTERRUPTED', 'interrupted after the new index was written; it is complete and in use');
   }
 
   if (out.json) {

@@ -5,6 +5,7 @@ import { createSqliteStore } from '@knowing/store-sqlite';
 import type { CommandContext } from '../command.js';
 import { CliError, ExitCode, configError, toFailure } from '../errors.js';
 import { loadRanker } from '../config.js';
+import { ignoreIndexDirectory } from '../repo.js';
 import { locate } from '../session.js';
 
 type RunStdioServer = (options: StdioServerOptions) => Promise<void>;
@@ -39,6 +40,9 @@ export async function runMcp(ctx: CommandContext): Promise<ExitCode> {
   // The server builds its own engine, so plugins are resolved here, on a scratch engine over
   // the same store, and handed over as the full class list (built-ins included).
   const store = await createSqliteStore({ path: location.dbPath });
+  // As `knowing index` does: keep the default index directory out of git, so that it never
+  // shows up as a change (context_for_pr also leaves the index's files out on its own).
+  ignoreIndexDirectory(location.root, location.dbPath);
   try {
     let classes: CreateEngineOptions['classes'];
     if (loaded.config.plugins?.length) {

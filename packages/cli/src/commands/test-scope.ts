@@ -1,5 +1,7 @@
-import { posix } from 'node:path';
-import type { TestHit, TestScopeResult } from '@knowing/engine';
+import { existsSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { testCommands } from '@knowing/engine';
+import type { TestScopeResult } from '@knowing/engine';
 import { listValue, positiveInteger, stringValue } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { ExitCode, usageError } from '../errors.js';
@@ -45,14 +47,14 @@ export async function runTestScope(ctx: CommandContext): Promise<ExitCode> {
       files.length === 0
         ? { files: [], changedSymbols: 0, tests: [], testFiles: [] }
         : await (await engineFor(index, modelWarning(ctx))).testScope(files, depth !== undefined ? { depth } : {});
-    print(ctx, format, result);
+    print(ctx, format, result, testCommands(result.tests, { projectRoot: projectRootIn(index.root) }));
     return ExitCode.Ok;
   } finally {
     await index.close();
   }
 }
 
-function print(ctx: CommandContext, format: ScopeFormat, result: TestScopeResult): void {
+function print(ctx: CommandContext, format: ScopeFormat, result: TestScopeResult, commands: readonly string[]): void {
   const { out } = ctx;
   if (format === 'json') {
     out.printJson({
@@ -65,15 +67,16 @@ function print(ctx: CommandContext, format: ScopeFormat, result: TestScopeResult
         file: hit.test.file,
         line: hit.test.startLine,
         language: hit.test.language,
-        id: runnerId(hit),
+        runner: hit.runner,
+        id: hit.id,
         reaches: hit.reaches.map((r) => ({ qualifiedName: r.symbol.qualifiedName, depth: r.depth })),
       })),
-      commands: runCommands(result.tests),
+      commands,
     });
     return;
   }
   if (format === 'run') {
-    for (const command of runCommands(result.tests)) out.line(command);
+    for (const command of commands) out.line(command);
     if (result.tests.length === 0) out.note('no tests reach the changed symbols');
     return;
   }
@@ -92,9 +95,11 @@ function print(ctx: CommandContext, format: ScopeFormat, result: TestScopeResult
     for (const hit of result.tests.filter((t) => t.test.file === file)) {
       const reaches = hit.reaches
         .slice(0, 3)
-        .map((r) => `${shortName(r.symbol.qualifiedName, r.symbol.file)} (depth ${r.depth})`)
+        .map((r) => `${shortName(r.symbol.qualifiedName, r.symbol.file)} (${r.depth === 0 ? 'changed' : `depth ${r.depth}`})`)
         .join(', ');
-      out.line(`  ${shortName(hit.test.qualifiedName, file)}:${hit.test.startLine}  → ${reaches}${hit.reaches.length > 3 ? ', …' : ''}`);
+      // Runners that take whole files (Jest, RSpec…) have the file itself as the test.
+      const test = hit.test.kind === 'file' ? 'the whole file' : `${shortName(hit.test.qualifiedName, file)}:${hit.test.startLine}`;
+      out.line(`  ${test}  → ${reaches}${hit.reaches.length > 3 ? ', …' : ''}`);
     }
   }
 }
@@ -104,47 +109,26 @@ function shortName(qualifiedName: string, file: string): string {
   return file && qualifiedName.startsWith(`${file}.`) ? qualifiedName.slice(file.length + 1) : qualifiedName;
 }
 
-/** How the language's usual runner names one test, when it has such a name. */
-function runnerId(hit: TestHit): string {
-  const { test } = hit;
-  if (test.language === 'python') return `${test.file}::${shortName(test.qualifiedName, test.file).split('.').join('::')}`;
-  return test.name;
-}
-
-function shellQuote(text: string): string {
-  return /^[\w./:@=+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The repo-relative directory of a path, `''` at the root. */
+function parentDir(path: string): string {
+  const dir = posix.dirname(path);
+  return dir === '.' ? '' : dir;
 }
 
 /**
- * Commands that run exactly these tests: pytest node ids, `go test -run` per package, `cargo
- * test` with the names; for languages without a rule, the test files one per line.
+ * The nearest directory, from the file's own up to the repository root, holding one of the
+ * markers: the project whose configuration the test runner reads.
  */
-export function runCommands(tests: readonly TestHit[]): string[] {
-  const byLanguage = new Map<string, TestHit[]>();
-  for (const hit of tests) byLanguage.set(hit.test.language, [...(byLanguage.get(hit.test.language) ?? []), hit]);
-  const commands: string[] = [];
-  for (const [language, hits] of [...byLanguage.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
-    if (language === 'python') {
-      commands.push(`pytest ${[...new Set(hits.map(runnerId))].map(shellQuote).join(' ')}`);
-    } else if (language === 'go') {
-      const byPackage = new Map<string, Set<string>>();
-      for (const hit of hits) {
-        const dir = posix.dirname(hit.test.file);
-        byPackage.set(dir, (byPackage.get(dir) ?? new Set()).add(hit.test.name));
-      }
-      for (const [dir, names] of [...byPackage.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
-        const pattern = `^(${[...names].sort().map(escapeRegExp).join('|')})$`;
-        commands.push(`go test ./${dir === '.' ? '' : dir} -run ${shellQuote(pattern)}`.replace('./ ', '. '));
-      }
-    } else if (language === 'rust') {
-      commands.push(`cargo test -- ${[...new Set(hits.map((h) => h.test.name))].sort().map(shellQuote).join(' ')}`);
-    } else {
-      commands.push(...new Set(hits.map((h) => h.test.file)));
+function projectRootIn(root: string): (file: string, markers: readonly string[]) => string {
+  const found = new Map<string, string>();
+  const lookup = (dir: string, markers: readonly string[]): string => {
+    const key = `${markers.join(',')}\0${dir}`;
+    let project = found.get(key);
+    if (project === undefined) {
+      project = dir === '' || markers.some((marker) => existsSync(join(root, dir, marker))) ? dir : lookup(parentDir(dir), markers);
+      found.set(key, project);
     }
-  }
-  return commands;
+    return project;
+  };
+  return (file, markers) => lookup(parentDir(file), markers);
 }

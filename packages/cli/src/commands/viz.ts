@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { PipelineTrace } from '@knowing/engine';
 import type { RankedSymbol } from '@knowing/graph';
-import { positiveInteger, stringValue } from '../args.js';
+import { positiveInteger, readTask, stringValue } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { CliError, ExitCode } from '../errors.js';
 import { displayPath } from '../repo.js';
@@ -14,7 +14,7 @@ import type { VizData, VizNode } from '../viz-page.js';
 import { requireTask } from './context.js';
 
 export async function runViz(ctx: CommandContext): Promise<ExitCode> {
-  const task = requireTask(stringValue(ctx.values, 'task'));
+  const task = requireTask(await readTask(ctx));
   const budgetFlag = positiveInteger(stringValue(ctx.values, 'budget'), '--budget');
   const outFile = resolve(ctx.cwd, stringValue(ctx.values, 'out') ?? 'knowing-viz.html');
   const index = await openIndex(ctx);

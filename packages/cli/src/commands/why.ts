@@ -1,7 +1,8 @@
+import type { GraphNode } from '@knowing/graph';
 import type { SymbolExplanation } from '@knowing/engine';
-import { positiveInteger, stringValue } from '../args.js';
+import { positiveInteger, readTask, stringValue } from '../args.js';
 import type { CommandContext } from '../command.js';
-import { ExitCode, usageError } from '../errors.js';
+import { CliError, CliErrorCode, ExitCode, usageError } from '../errors.js';
 import { engineFor, modelWarning } from '../engine.js';
 import { openIndex } from '../session.js';
 import { formatScore, plural, table } from '../text.js';
@@ -16,40 +17,86 @@ const STAGE_TEXT: Readonly<Record<SymbolExplanation['stage'], string>> = {
 };
 
 export async function runWhy(ctx: CommandContext): Promise<ExitCode> {
-  const task = requireTask(stringValue(ctx.values, 'task'));
   const symbol = stringValue(ctx.values, 'symbol');
   if (symbol === undefined || symbol.trim() === '') {
     throw usageError(symbol === undefined ? '--symbol is required' : '--symbol is empty', 'name the symbol, e.g. --symbol Cart.total');
   }
   const budget = positiveInteger(stringValue(ctx.values, 'budget'), '--budget');
+  // Read last among the checks: a bad flag should not wait for (or swallow) stdin.
+  const task = requireTask(await readTask(ctx));
   const index = await openIndex(ctx);
   try {
     const engine = await engineFor(index, modelWarning(ctx));
     const defaults = index.loaded.config.defaults ?? {};
     const effectiveBudget = budget ?? defaults.budget;
     const explanation = await engine.explainSymbol(task, symbol.trim(), effectiveBudget !== undefined ? { budget: effectiveBudget } : {});
+    if (!explanation.symbol) throw notFound(explanation);
+    const candidates = distinctNames(explanation.matches);
+    if (candidates.length > 1) throw ambiguous(explanation.query, candidates);
     if (ctx.out.json) {
       ctx.out.printJson(explanation);
       return ExitCode.Ok;
     }
     for (const line of report(explanation)) ctx.out.line(line);
-    if (explanation.stage === 'not_in_graph') {
-      const similar = await index.store.findNodesByName(symbol.trim().split(/[.:]/).pop() ?? symbol, { match: 'substring', limit: 8 });
-      if (similar.length > 0) {
-        ctx.out.line();
-        ctx.out.line('Similar names in the index:');
-        for (const node of similar) ctx.out.line(`  ${node.qualifiedName} (${node.kind})`);
-      }
-    }
     return ExitCode.Ok;
   } finally {
     await index.close();
   }
 }
 
+/** `bookshop/cart.py.Cart.total (method, bookshop/cart.py:29)`. */
+function candidateLine(node: GraphNode): string {
+  return `  ${node.qualifiedName} (${node.kind}${node.file ? `, ${node.file}:${node.startLine}` : ''})`;
+}
+
+/** One node per qualified name: overloads share a name and cannot be told apart by it. */
+function distinctNames(nodes: readonly GraphNode[]): GraphNode[] {
+  const byName = new Map<string, GraphNode>();
+  for (const node of nodes) if (!byName.has(node.qualifiedName)) byName.set(node.qualifiedName, node);
+  return [...byName.values()];
+}
+
+const NAME_FORMS = 'a bare name (total), Type.member (Cart.total) or a qualified name (bookshop/cart.py.Cart.total)';
+
+function notFound(e: SymbolExplanation): CliError {
+  const closest = e.suggestions;
+  if (closest.length === 0) {
+    return new CliError(
+      ExitCode.NotFound,
+      CliErrorCode.SymbolNotFound,
+      `no symbol named "${e.query}" in the index, nor one with a similar name`,
+      `check the spelling (${NAME_FORMS}); \`knowing stats\` shows what is indexed`,
+    );
+  }
+  return new CliError(
+    ExitCode.NotFound,
+    CliErrorCode.SymbolNotFound,
+    [`no symbol named "${e.query}" in the index; the closest names:`, ...closest.map(candidateLine)].join('\n'),
+    `pass one of them with --symbol, e.g. --symbol ${closest[0]!.qualifiedName}`,
+  );
+}
+
+/** Above this many candidates the list is cut (the count says how many there are). */
+const MAX_CANDIDATES = 20;
+
+function ambiguous(query: string, candidates: readonly GraphNode[]): CliError {
+  const shown = [...candidates].sort((a, b) => a.qualifiedName.localeCompare(b.qualifiedName)).slice(0, MAX_CANDIDATES);
+  const more = candidates.length - shown.length;
+  return new CliError(
+    ExitCode.Usage,
+    CliErrorCode.AmbiguousSymbol,
+    [
+      `"${query}" is ambiguous: ${candidates.length} symbols have that name`,
+      ...shown.map(candidateLine),
+      ...(more > 0 ? [`  … and ${more} more`] : []),
+    ].join('\n'),
+    `name one of them with its qualified name, e.g. --symbol ${shown[0]!.qualifiedName}`,
+  );
+}
+
 /** The explanation as lines for a person. */
 export function report(e: SymbolExplanation): string[] {
-  const lines: string[] = [`Why ${e.query} for "${e.task}"`, ''];
+  const lines: string[] = [`Why ${e.query} for "${oneLine(e.task)}"`, ''];
   if (!e.symbol) {
     lines.push(`  ${STAGE_TEXT.not_in_graph}.`);
     return lines;
@@ -91,10 +138,16 @@ export function report(e: SymbolExplanation): string[] {
   if (k.components.length) keywordRows.push(['components', k.components.join(', ')]);
   lines.push(...(keywordRows.length ? table(keywordRows, '    ') : ['    none']));
   if (e.matches.length > 1) {
-    lines.push('', `  ${e.matches.length} symbols match "${e.query}"; explained the best placed. Others:`);
-    for (const m of e.matches.filter((m) => m.id !== s.id).slice(0, 10)) lines.push(`    ${m.qualifiedName} (${m.kind})`);
+    lines.push('', `  ${e.matches.length} symbols share the name ${s.qualifiedName}; explained the best placed. Others:`);
+    for (const m of e.matches.filter((m) => m.id !== s.id).slice(0, 10)) lines.push(`    ${m.qualifiedName} (${m.kind}${m.file ? `, ${m.file}:${m.startLine}` : ''})`);
   }
   return lines;
+}
+
+/** A task read from a file may run to pages: the heading shows its start, on one line. */
+function oneLine(task: string): string {
+  const flat = task.replace(/\s+/g, ' ').trim();
+  return flat.length > 120 ? `${flat.slice(0, 117)}…` : flat;
 }
 
 function channelText(details: SymbolExplanation['channelDetails']): string {

@@ -1,0 +1,55 @@
+import type { TextColumn } from '@knowing/graph';
+import type { CacheNoteLimit } from './types.js';
+
+/**
+ * Default BM25 weight of each full-text column, the values the SQLite store uses: a hit in a
+ * symbol's name counts ten times a hit in its signature.
+ *
+ * @example
+ * ```ts
+ * await store.search('retry', { columnWeights: { ...POSTGRES_COLUMN_WEIGHTS, doc: 6 } });
+ * ```
+ */
+export const POSTGRES_COLUMN_WEIGHTS: Readonly<Record<TextColumn, number>> = Object.freeze({
+  name: 10,
+  concepts: 5,
+  path: 4,
+  qualified_name: 3,
+  doc: 3,
+  signature: 1,
+});
+
+/**
+ * Default cache note bounds: the engine's cached answers (`context_pack` notes) keep the
+ * newest 200 and at most 32 MiB per repository.
+ *
+ * @example
+ * ```ts
+ * const store = await createPostgresStore({ connectionString, cacheNotes: { context_pack: { maxCount: 50 } } });
+ * ```
+ */
+export const POSTGRES_CACHE_NOTES: Readonly<Record<string, CacheNoteLimit>> = Object.freeze({
+  context_pack: Object.freeze({ maxCount: 200, maxBytes: 32 * 1024 * 1024 }),
+});
+
+/**
+ * Defaults of {@link PostgresStoreOptions} (everything but the connection).
+ *
+ * @example
+ * ```ts
+ * const store = await createPostgresStore({ connectionString, lockTimeoutMs: POSTGRES_STORE_DEFAULTS.lockTimeoutMs * 6 });
+ * ```
+ */
+export const POSTGRES_STORE_DEFAULTS = Object.freeze({
+  repository: 'default',
+  schemaPrefix: 'knowing_',
+  readonly: false,
+  maxConnections: 4,
+  connectTimeoutMs: 10_000,
+  lockTimeoutMs: 30_000,
+  columnWeights: POSTGRES_COLUMN_WEIGHTS,
+  cacheNotes: POSTGRES_CACHE_NOTES,
+});
+
+/** Column order of the full-text index, with the one-letter code that prefixes its lexemes. */
+export const TEXT_COLUMNS: readonly TextColumn[] = Object.freeze(['name', 'concepts', 'path', 'qualified_name', 'doc', 'signature']);
