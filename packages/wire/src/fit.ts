@@ -210,18 +210,23 @@ export function fitPack(pack: ContextPack, options: FitOptions): FittedPack {
       packRoot: root,
     };
   };
-  // Trial renders must not advance the caller's GCF session.
-  const trialOptions = (task: string | undefined): FormatOptions => ({
-    ...formatOptions,
+  // The selection does not depend on what this conversation was sent before: trials render as
+  // a first answer would (no session references, no delta), so the same task and budget pick
+  // the same symbols and an agent's pack_root can be answered "unchanged". The printed answer
+  // then uses the session and the previous pack, which only make it shorter.
+  const withoutHistory: FormatOptions = { ...formatOptions, session: undefined, previous: undefined };
+  const trialOptions = (task: string | undefined, history: boolean): FormatOptions => ({
+    ...(history ? formatOptions : withoutHistory),
     ...(task === undefined ? { task: undefined } : { task }),
-    ...(formatOptions.session ? { session: createGcfSession(formatOptions.session.entries()) } : {}),
+    // Trial renders must not advance the caller's GCF session.
+    ...(history && formatOptions.session ? { session: createGcfSession(formatOptions.session.entries()) } : {}),
     code,
   });
-  const render = (k: number, tokensUsed: number, task: string | undefined): string => {
-    const text = formatPack(packOf(k, tokensUsed), { ...trialOptions(task), format: measuredFormat, ...(registry ? { registry } : {}) });
+  const render = (k: number, tokensUsed: number, task: string | undefined, history = false): string => {
+    const text = formatPack(packOf(k, tokensUsed), { ...trialOptions(task, history), format: measuredFormat, ...(registry ? { registry } : {}) });
     return typeof text === 'string' ? text : '';
   };
-  const exact = (k: number, tokensUsed: number, task: string | undefined): number => tokenizer.count(render(k, tokensUsed, task));
+  const exact = (k: number, tokensUsed: number, task: string | undefined, history = false): number => tokenizer.count(render(k, tokensUsed, task, history));
   // The search counts piece by piece with a cache: trials share most of their lines, and a
   // tokenizer's cost grows with the text. Counts of pieces add up to the whole's or a little
   // more (a tokenizer may merge a blank line into the line before), so the search is
@@ -266,27 +271,39 @@ export function fitPack(pack: ContextPack, options: FitOptions): FittedPack {
   }
 
   // The header's count must equal the true count: iterate to the fixed point (a count has as
-  // many or fewer tokens than the budget, so it converges in a step or two).
-  for (;;) {
-    let claimed = exact(k, budget, task);
-    let settled = false;
+  // many or fewer tokens than the budget, so it converges in a step or two). First as printed
+  // with the conversation's history; if that does not settle within the budget (a delta whose
+  // header outweighs its savings), as a first answer.
+  const hasHistory = formatOptions.session !== undefined || formatOptions.previous !== undefined;
+  const settle = (k: number, history: boolean): number | undefined => {
+    let claimed = exact(k, budget, task, history);
     for (let step = 0; step < 4 && claimed <= budget; step++) {
-      const actual = exact(k, claimed, task);
-      if (actual === claimed) {
-        settled = true;
-        break;
-      }
+      const actual = exact(k, claimed, task, history);
+      if (actual === claimed) return claimed;
       claimed = actual;
     }
-    if (settled && claimed <= budget) {
+    return undefined;
+  };
+  for (;;) {
+    let history = hasHistory;
+    let claimed = history ? settle(k, true) : undefined;
+    if (claimed === undefined) {
+      history = false;
+      claimed = settle(k, false);
+    }
+    if (claimed !== undefined && claimed <= budget) {
       const final = packOf(k, claimed);
-      const finalOptions = { ...formatOptions, ...(task === undefined ? { task: undefined } : { task }), code: restrict(code, final.symbols) };
+      const finalOptions: FormatOptions = {
+        ...(history ? formatOptions : withoutHistory),
+        ...(task === undefined ? { task: undefined } : { task }),
+        code: restrict(code, final.symbols),
+      };
       const output = formatPack(final, { ...finalOptions, format, ...(registry ? { registry } : {}) });
       return {
         pack: final,
         output,
         tokens: claimed,
-        code: finalOptions.code,
+        code: finalOptions.code!,
         omitted: { symbols: symbols.length - k, edges: prepared.edges.length - final.edges.length },
       };
     }
