@@ -37,6 +37,8 @@ const { values } = parseArgs({
     epochs: { type: 'string' },
     negatives: { type: 'string' },
     diversify: { type: 'string' },
+    /** Defer members past the N-th of one parent (type or module) behind the others. */
+    'diversify-parent': { type: 'string' },
     /** Settings of the lexical channel as JSON (as for bench:retrieval). */
     lexical: { type: 'string' },
   },
@@ -92,8 +94,28 @@ function diversify(names: readonly string[], cap: number): string[] {
   }
   return [...kept, ...deferred];
 }
+/** Within the first `window`, names past the `cap`-th of their parent (the qualified name without its last component) move just behind the window. */
+function diversifyParents(names: readonly string[], cap: number, window = 10): string[] {
+  const seen = new Map<string, number>();
+  const top: string[] = [];
+  const deferred: string[] = [];
+  let i = 0;
+  for (; i < names.length && top.length < window; i++) {
+    const name = names[i]!;
+    const parent = name.slice(0, Math.max(0, name.lastIndexOf('.')));
+    const count = (seen.get(parent) ?? 0) + 1;
+    seen.set(parent, count);
+    (count > cap ? deferred : top).push(name);
+  }
+  return [...top, ...deferred, ...names.slice(i)];
+}
 const cap = values.diversify ? Number(values.diversify) : 0;
-const finish = (names: string[]): string[] => (cap > 0 ? diversify(names, cap) : names);
+const parentCap = values['diversify-parent'] ? Number(values['diversify-parent']) : 0;
+const finish = (names: string[]): string[] => {
+  let out = cap > 0 ? diversify(names, cap) : names;
+  if (parentCap > 0) out = diversifyParents(out, parentCap);
+  return out;
+};
 
 function metrics(groups: readonly RecordedGroup[], order: (g: RecordedGroup) => readonly string[]) {
   const f = rankingFigures(groups, order);

@@ -6,7 +6,7 @@
  */
 import type { NodeKind } from '@knowing/graph';
 import type { Node } from 'web-tree-sitter';
-import type { MutableSymbol } from './common.js';
+import type { CommentScan, MutableSymbol } from './common.js';
 import { addDeclaration, addReference, declarationSignature, lineEnd, lookupBinding, memberBindingType, named, refKey } from './extractor-helpers.js';
 import type { DeclarationOptions } from './extractor-helpers.js';
 import type { ImportDecl, NameRef, Reference, ReferenceKind } from './types.js';
@@ -76,6 +76,8 @@ export abstract class ClassScopeExtractor {
     private readonly grammar: ClassGrammar,
     protected readonly source: string,
     protected readonly fileIsTest: boolean,
+    /** The file's comments, cut out of signatures. */
+    private readonly commentScan: CommentScan,
   ) {}
 
   abstract visit(node: Node): void;
@@ -240,6 +242,6 @@ export abstract class ClassScopeExtractor {
   }
 
   signature(start: number, end: number): string {
-    return declarationSignature(this.source, start, end, true);
+    return declarationSignature(this.source, start, end, true, this.commentScan);
   }
 }

@@ -40,11 +40,103 @@ export function countSyntaxErrors(root: SyntaxNode): number {
 }
 
 /**
- * The declaration text from `from` up to (not including) `bodyStart`, whitespace collapsed,
- * trailing `{`/`:` dropped, at most {@link MAX_SIGNATURE_CHARS}.
+ * A file's syntax tree and the texts a comment of its language can start with, for
+ * {@link sliceWithoutComments}: only where an opener occurs is the tree asked whether a comment
+ * starts there, so a declaration without one costs a string search.
  */
-export function signatureText(source: string, from: number, bodyStart: number): string {
-  let text = source.slice(from, Math.max(from, bodyStart)).replace(/\s+/g, ' ').trim();
+export interface CommentScan {
+  readonly root: SyntaxNode;
+  readonly openers: readonly string[];
+}
+
+/** Comment openers of the C family: Go, Rust, Java, C#, JavaScript, TypeScript. */
+export const C_COMMENT_OPENERS: readonly string[] = Object.freeze(['//', '/*']);
+
+/** Every grammar names its comment nodes `comment` or `…_comment` (`line_comment`, `block_comment`). */
+function isCommentType(type: string): boolean {
+  return type === 'comment' || type.endsWith('_comment');
+}
+
+function nextOpener(text: string, from: number, openers: readonly string[]): number {
+  let next = -1;
+  for (const opener of openers) {
+    const at = text.indexOf(opener, from);
+    if (at >= 0 && (next < 0 || at < next)) next = at;
+  }
+  return next;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}_$]/u;
+/** A space a cut comment leaves is dropped after these… */
+const OPENING = /[([{]/;
+/** …and before these: `f(a` and a block comment before `)` read `f(a)`. */
+const CLOSING = /[)\]},;]/;
+
+function isBlank(char: string | undefined): boolean {
+  return char === ' ' || char === '\t';
+}
+
+/**
+ * `source` from `from` to `to` with every comment inside it cut out, as the syntax tree says:
+ * a `#` or `//` inside a string stays. A comment goes with the spaces around it on its line;
+ * line breaks stay for the caller's whitespace collapsing. Where the comment sat between two
+ * tokens, one space remains if spaces surrounded it or if both tokens are words (a block comment
+ * between `int` and `x` must not make `intx`), except after an opening bracket or before a
+ * closing one or a separator. Without `comments`, the plain slice.
+ */
+export function sliceWithoutComments(source: string, from: number, to: number, comments: CommentScan | undefined): string {
+  const text = source.slice(from, to);
+  if (!comments) return text;
+  let at = nextOpener(text, 0, comments.openers);
+  if (at < 0) return text;
+  let out = '';
+  let kept = 0;
+  while (at >= 0) {
+    const position = from + at;
+    const leaf = comments.root.descendantForIndex(position, position + 1);
+    let comment: SyntaxNode | null = null;
+    // The token at an opener is the comment or, in grammars that split comments into parts
+    // (Rust's `//` and doc text), its first part: a comment starts exactly at its opener.
+    for (let node = leaf; node && node.startIndex === position; node = node.parent) {
+      if (isCommentType(node.type)) {
+        comment = node;
+        break;
+      }
+    }
+    let resume = at + 1;
+    if (comment) {
+      // Some grammars end a line comment after its line break: that break stays.
+      let end = Math.min(comment.endIndex - from, text.length);
+      while (end > at && (text[end - 1] === '\n' || text[end - 1] === '\r')) end--;
+      let start = at;
+      while (start > kept && isBlank(text[start - 1])) start--;
+      let stop = end;
+      while (stop < text.length && isBlank(text[stop])) stop++;
+      out += text.slice(kept, start);
+      const before = out[out.length - 1];
+      const after = text[stop];
+      if (before !== undefined && after !== undefined && !/\s/.test(before) && !/\s/.test(after)) {
+        const spaced = start < at || stop > end;
+        if ((spaced && !OPENING.test(before) && !CLOSING.test(after)) || (WORD_CHAR.test(before) && WORD_CHAR.test(after))) out += ' ';
+      }
+      kept = stop;
+      resume = end;
+    } else if (leaf && leaf.childCount === 0) {
+      // A string or regex token: nothing inside it is a comment.
+      resume = Math.max(resume, leaf.endIndex - from);
+    }
+    at = nextOpener(text, resume, comments.openers);
+  }
+  return out + text.slice(kept);
+}
+
+/**
+ * The declaration text from `from` up to (not including) `bodyStart`, comments cut (see
+ * {@link sliceWithoutComments}), whitespace collapsed, trailing `{`/`:` dropped, at most
+ * {@link MAX_SIGNATURE_CHARS}.
+ */
+export function signatureText(source: string, from: number, bodyStart: number, comments?: CommentScan): string {
+  let text = sliceWithoutComments(source, from, Math.max(from, bodyStart), comments).replace(/\s+/g, ' ').trim();
   text = text.replace(/\s*[:{]\s*$/, '');
   return truncate(text, MAX_SIGNATURE_CHARS);
 }
@@ -53,6 +145,16 @@ export function signatureText(source: string, from: number, bodyStart: number): 
 export function firstLine(text: string): string {
   const newline = text.indexOf('\n');
   return truncate((newline < 0 ? text : text.slice(0, newline)).trim(), MAX_SIGNATURE_CHARS);
+}
+
+/**
+ * The first line of `source` from `from` to `to`, comments cut (see {@link sliceWithoutComments}),
+ * trimmed, at most {@link MAX_SIGNATURE_CHARS}.
+ */
+export function firstLineOf(source: string, from: number, to: number, comments?: CommentScan): string {
+  const newline = source.indexOf('\n', from);
+  const end = newline >= 0 && newline < to ? newline : to;
+  return firstLine(sliceWithoutComments(source, from, end, comments));
 }
 
 /** Shorten to `max` characters, marking the cut with an ellipsis. */

@@ -19,7 +19,7 @@
  */
 import type { NodeKind } from '@knowing/graph';
 import type { Node } from 'web-tree-sitter';
-import { countSyntaxErrors, MAX_DOC_CHARS, truncate } from './common.js';
+import { C_COMMENT_OPENERS, countSyntaxErrors, MAX_DOC_CHARS, truncate } from './common.js';
 import { ClassScopeExtractor } from './class-scopes.js';
 import type { Binding, ClassGrammar, TypeContext } from './class-scopes.js';
 import { kids, named, pushUnique } from './extractor-helpers.js';
@@ -209,8 +209,8 @@ class CSharpFileExtractor extends ClassScopeExtractor {
   /** The file's lines, split on first need. */
   private sourceLines: string[] | undefined;
 
-  constructor(source: string, path: string) {
-    super(CSHARP_GRAMMAR, source, isCSharpTestFile(path));
+  constructor(source: string, path: string, root: Node) {
+    super(CSHARP_GRAMMAR, source, isCSharpTestFile(path), { root, openers: C_COMMENT_OPENERS });
   }
 
   finish(): void {
@@ -1228,7 +1228,7 @@ function blankLine(line: string): string {
  */
 export const csharpLanguage: LanguageModule = {
   id: 'csharp',
-  version: '2',
+  version: '3',
   parseText: csharpParseText,
   extensions: ['.cs'],
   grammarFor: () => 'c_sharp',
@@ -1236,7 +1236,7 @@ export const csharpLanguage: LanguageModule = {
   selfNames: ['this'],
   superNames: ['base'],
   extract(root: Node, source: string, path: string): FileExtraction {
-    const extractor = new CSharpFileExtractor(source, path);
+    const extractor = new CSharpFileExtractor(source, path, root);
     extractor.visit(root);
     extractor.finish();
     return {

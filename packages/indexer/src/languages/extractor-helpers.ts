@@ -5,8 +5,8 @@
  */
 import type { NodeKind } from '@knowing/graph';
 import type { Node } from 'web-tree-sitter';
-import { MAX_SIGNATURE_CHARS, truncate } from './common.js';
-import type { Mutable, MutableSymbol } from './common.js';
+import { MAX_SIGNATURE_CHARS, sliceWithoutComments, truncate } from './common.js';
+import type { CommentScan, Mutable, MutableSymbol } from './common.js';
 import type { NameRef, Reference, ReferenceKind, SupertypeRef } from './types.js';
 
 /** Named children. web-tree-sitter types them as nullable, but a child list never holds null. */
@@ -47,11 +47,12 @@ export function lineEnd(source: string, start: number, limit: number): number {
 }
 
 /**
- * `source` from `start` to `end` on one line, whitespace collapsed, at most
- * {@link MAX_SIGNATURE_CHARS}; with `stripBrace`, a trailing `{` or `;` is dropped first.
+ * `source` from `start` to `end` on one line, comments cut (see `sliceWithoutComments`),
+ * whitespace collapsed, at most {@link MAX_SIGNATURE_CHARS}; with `stripBrace`, a trailing `{`
+ * or `;` is dropped first.
  */
-export function declarationSignature(source: string, start: number, end: number, stripBrace: boolean): string {
-  const text = source.slice(start, Math.min(end, start + MAX_SIGNATURE_CHARS * 2));
+export function declarationSignature(source: string, start: number, end: number, stripBrace: boolean, comments?: CommentScan): string {
+  const text = sliceWithoutComments(source, start, Math.min(end, start + MAX_SIGNATURE_CHARS * 2), comments);
   const flat = text.replace(/\s+/g, ' ').trim();
   return truncate(stripBrace ? flat.replace(/\s*[{;]$/, '') : flat, MAX_SIGNATURE_CHARS);
 }

@@ -46,7 +46,8 @@ import type {
   ResolvedImport,
   SupertypeRef,
 } from './types.js';
-import { collapse, countSyntaxErrors, isNamedNode, MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, ref } from './common.js';
+import { C_COMMENT_OPENERS, collapse, countSyntaxErrors, isNamedNode, MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, ref, sliceWithoutComments } from './common.js';
+import type { CommentScan } from './common.js';
 import type { MutableSymbol as Draft } from './common.js';
 import { receiverChain, TypeEnvironment } from './body-walk.js';
 import type { ReceiverSyntax } from './body-walk.js';
@@ -143,10 +144,15 @@ class GoExtractor {
   private recvName: string | undefined;
   private recvType: NameRef | undefined;
 
+  private readonly commentScan: CommentScan;
+
   constructor(
     private readonly source: string,
     private readonly isTest: boolean,
-  ) {}
+    root: Node,
+  ) {
+    this.commentScan = { root, openers: C_COMMENT_OPENERS };
+  }
 
   run(root: Node): Pick<FileExtraction, 'symbols' | 'references' | 'imports'> {
     const top = root.namedChildren.filter(isNamedNode);
@@ -398,7 +404,7 @@ class GoExtractor {
 
   /** The declaration's head: from `start` up to `end`, on one line, at most 200 characters. */
   private signature(start: number, end: number): string {
-    return collapse(this.source.slice(start, Math.min(end, start + 4 * MAX_SIGNATURE_CHARS)));
+    return collapse(sliceWithoutComments(this.source, start, Math.min(end, start + 4 * MAX_SIGNATURE_CHARS), this.commentScan));
   }
 
   /** A value declaration's first line, without a trailing `{` or `(` of a multi-line value. */
@@ -1183,14 +1189,14 @@ function isGoTestFile(path: string): boolean {
  */
 export const goLanguage: LanguageModule = {
   id: 'go',
-  version: '1',
+  version: '2',
   extensions: ['.go'],
   grammarFor: () => 'go',
   isTestFile: isGoTestFile,
   selfNames: [],
   superNames: [],
   extract(root: Node, source: string, path: string): FileExtraction {
-    const extractor = new GoExtractor(source, isGoTestFile(path));
+    const extractor = new GoExtractor(source, isGoTestFile(path), root);
     const { symbols, references, imports } = extractor.run(root);
     return { path, language: 'go', symbols, references, imports, namespace: '', syntaxErrors: countSyntaxErrors(root) };
   },

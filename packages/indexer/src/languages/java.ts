@@ -12,7 +12,7 @@
  */
 import type { NodeKind } from '@knowing/graph';
 import type { Node } from 'web-tree-sitter';
-import { countSyntaxErrors, MAX_DOC_CHARS, truncate } from './common.js';
+import { C_COMMENT_OPENERS, countSyntaxErrors, MAX_DOC_CHARS, truncate } from './common.js';
 import { ClassScopeExtractor } from './class-scopes.js';
 import type { Binding, ClassGrammar } from './class-scopes.js';
 import { kids, named, pushUnique } from './extractor-helpers.js';
@@ -171,8 +171,8 @@ const JAVA_GRAMMAR: ClassGrammar = {
 class JavaFileExtractor extends ClassScopeExtractor {
   private readonly anonCounters = new Map<string, number>();
 
-  constructor(source: string, path: string) {
-    super(JAVA_GRAMMAR, source, isJavaTestFile(path));
+  constructor(source: string, path: string, root: Node) {
+    super(JAVA_GRAMMAR, source, isJavaTestFile(path), { root, openers: C_COMMENT_OPENERS });
   }
 
   // ---- walking --------------------------------------------------------------------------
@@ -925,14 +925,14 @@ function resolveJavaImport(decl: ImportDecl, _fromFile: string, project: Project
  */
 export const javaLanguage: LanguageModule = {
   id: 'java',
-  version: '1',
+  version: '2',
   extensions: ['.java'],
   grammarFor: () => 'java',
   isTestFile: isJavaTestFile,
   selfNames: ['this'],
   superNames: ['super'],
   extract(root: Node, source: string, path: string): FileExtraction {
-    const extractor = new JavaFileExtractor(source, path);
+    const extractor = new JavaFileExtractor(source, path, root);
     extractor.visit(root);
     return {
       path,

@@ -10,7 +10,8 @@
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { NodeKind } from '@knowing/graph';
-import { cleanDoc, countSyntaxErrors, firstLine, signatureText } from './common.js';
+import { cleanDoc, countSyntaxErrors, firstLineOf, signatureText } from './common.js';
+import type { CommentScan } from './common.js';
 import type { SymbolBuilder } from './common.js';
 import type {
   FileExtraction,
@@ -24,7 +25,7 @@ import type {
   SymbolDef,
 } from './types.js';
 
-const VERSION = '1';
+const VERSION = '2';
 
 /** Builtin callables: a bare call to one of these (not shadowed in the module) is not a reference. */
 const BUILTIN_FUNCTIONS = new Set(
@@ -141,6 +142,8 @@ interface AttributeChain {
   readonly root: SyntaxNode | undefined;
 }
 
+const PYTHON_COMMENT_OPENERS: readonly string[] = Object.freeze(['#']);
+
 class PythonExtractor {
   readonly symbols: SymbolBuilder[] = [];
   readonly references: Reference[] = [];
@@ -151,11 +154,15 @@ class PythonExtractor {
   /** Class symbol index → its body scope, so initialisers can declare fields on it. */
   private readonly classScopes = new Map<number, Scope>();
 
+  private readonly commentScan: CommentScan;
+
   constructor(
     private readonly source: string,
     private readonly path: string,
+    root: SyntaxNode,
   ) {
     this.fileIsTest = isPythonTestFile(path);
+    this.commentScan = { root, openers: PYTHON_COMMENT_OPENERS };
   }
 
   run(root: SyntaxNode): void {
@@ -338,7 +345,7 @@ class PythonExtractor {
       scope: scope.names,
       startLine: outer.startPosition.row + 1,
       endLine: node.endPosition.row + 1,
-      signature: signatureText(this.source, node.startIndex, body ? body.startIndex : node.endIndex),
+      signature: signatureText(this.source, node.startIndex, body ? body.startIndex : node.endIndex, this.commentScan),
       doc: body ? docstringOf(body) : '',
       isTest: this.fileIsTest || inTestClass,
       parent: scope.sym,
@@ -386,7 +393,7 @@ class PythonExtractor {
       scope: scope.names,
       startLine: outer.startPosition.row + 1,
       endLine: node.endPosition.row + 1,
-      signature: signatureText(this.source, node.startIndex, body ? body.startIndex : node.endIndex),
+      signature: signatureText(this.source, node.startIndex, body ? body.startIndex : node.endIndex, this.commentScan),
       doc: body ? docstringOf(body) : '',
       isTest: this.fileIsTest || scope.inTestClass || /^test(?:_|[A-Z0-9]|$)/.test(name),
       parent: scope.sym,
@@ -436,7 +443,7 @@ class PythonExtractor {
       scope: scope.names,
       startLine: node.startPosition.row + 1,
       endLine: node.endPosition.row + 1,
-      signature: firstLine(node.text),
+      signature: firstLineOf(this.source, node.startIndex, node.endIndex, this.commentScan),
       doc: '',
       isTest: this.fileIsTest,
       parent: scope.sym,
@@ -577,7 +584,7 @@ class PythonExtractor {
       scope: scope.names,
       startLine: statement.startPosition.row + 1,
       endLine: statement.endPosition.row + 1,
-      signature: firstLine(statement.text),
+      signature: firstLineOf(this.source, statement.startIndex, statement.endIndex, this.commentScan),
       doc: attributeDocstring(statement),
       isTest: this.fileIsTest || scope.inTestClass,
       parent: scope.sym,
@@ -631,7 +638,7 @@ class PythonExtractor {
       scope: classScope.names,
       startLine: statement.startPosition.row + 1,
       endLine: statement.endPosition.row + 1,
-      signature: firstLine(statement.text),
+      signature: firstLineOf(this.source, statement.startIndex, statement.endIndex, this.commentScan),
       doc: attributeDocstring(statement),
       isTest: this.fileIsTest || classScope.inTestClass,
       parent: scope.classSym,
@@ -1270,7 +1277,7 @@ export const pythonLanguage: LanguageModule = Object.freeze({
   selfNames: Object.freeze(['self', 'cls']),
   superNames: Object.freeze(['super']),
   extract(root: SyntaxNode, source: string, path: string): FileExtraction {
-    const extractor = new PythonExtractor(source, path);
+    const extractor = new PythonExtractor(source, path, root);
     extractor.run(root);
     return {
       path,

@@ -24,7 +24,7 @@
 import type { NodeKind } from '@knowing/graph';
 import type { Node } from 'web-tree-sitter';
 import { countSyntaxErrors, MAX_DOC_CHARS, truncate } from './common.js';
-import type { MutableSymbol } from './common.js';
+import type { CommentScan, MutableSymbol } from './common.js';
 import { addReference, declarationSignature, lineEnd, named } from './extractor-helpers.js';
 import type {
   FileExtraction,
@@ -188,6 +188,9 @@ function literalString(node: Node | undefined): string | undefined {
   return undefined;
 }
 
+/** `=begin` opens a block comment only at the start of a line; the tree tells which ones do. */
+const RUBY_COMMENT_OPENERS: readonly string[] = Object.freeze(['#', '=begin']);
+
 class RubyFileExtractor {
   readonly symbols: MutableSymbol[] = [];
   readonly references: Reference[] = [];
@@ -210,11 +213,15 @@ class RubyFileExtractor {
   /** `@ivar` → type, per class path, from `@ivar = Foo.new`. */
   private readonly ivarTypes = new Map<string, Map<string, NameRef>>();
 
+  private readonly commentScan: CommentScan;
+
   constructor(
     private readonly source: string,
     path: string,
+    root: Node,
   ) {
     this.fileIsTest = isRubyTestFile(path);
+    this.commentScan = { root, openers: RUBY_COMMENT_OPENERS };
   }
 
   // ---- walking --------------------------------------------------------------------------
@@ -1051,7 +1058,7 @@ class RubyFileExtractor {
   }
 
   private signature(start: number, end: number): string {
-    return declarationSignature(this.source, start, end, false);
+    return declarationSignature(this.source, start, end, false, this.commentScan);
   }
 
   /** Contiguous `#` comment lines ending on the line above the definition. */
@@ -1127,14 +1134,14 @@ function normalize(path: string): string | undefined {
  */
 export const rubyLanguage: LanguageModule = {
   id: 'ruby',
-  version: '1',
+  version: '2',
   extensions: ['.rb', '.rake', '.gemspec', '.ru'],
   grammarFor: () => 'ruby',
   isTestFile: isRubyTestFile,
   selfNames: ['self'],
   superNames: ['super'],
   extract(root: Node, source: string, path: string): FileExtraction {
-    const extractor = new RubyFileExtractor(source, path);
+    const extractor = new RubyFileExtractor(source, path, root);
     extractor.visit(root);
     return {
       path,

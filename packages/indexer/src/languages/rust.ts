@@ -56,7 +56,8 @@ import type {
   ResolvedImport,
   SupertypeRef,
 } from './types.js';
-import { collapse, countSyntaxErrors, isNamedNode, MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, ref } from './common.js';
+import { C_COMMENT_OPENERS, collapse, countSyntaxErrors, isNamedNode, MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, ref, sliceWithoutComments } from './common.js';
+import type { CommentScan } from './common.js';
 import type { Mutable, MutableSymbol as Draft } from './common.js';
 import { receiverChain, TypeEnvironment } from './body-walk.js';
 import type { ReceiverSyntax } from './body-walk.js';
@@ -250,11 +251,16 @@ class RustExtractor {
   private visibilityWords: number[] | undefined;
   private whereWords: number[] | undefined;
 
+  private readonly commentScan: CommentScan;
+
   constructor(
     private readonly source: string,
     /** Module path of the file below `crate` (`['store', 'index']`). */
     private readonly fileModules: readonly string[],
-  ) {}
+    root: Node,
+  ) {
+    this.commentScan = { root, openers: C_COMMENT_OPENERS };
+  }
 
   run(root: Node, fileIsTest: boolean): Pick<FileExtraction, 'symbols' | 'references' | 'imports'> & { implementations: Implementation[] } {
     for (const item of root.namedChildren) {
@@ -445,7 +451,7 @@ class RustExtractor {
   /** The declaration up to its body (or its end), on one line. */
   private signatureOf(node: Node, body: Node | null): string {
     const end = body ? body.startIndex : node.endIndex;
-    const text = this.source.slice(node.startIndex, Math.min(end, node.startIndex + 4 * MAX_SIGNATURE_CHARS));
+    const text = sliceWithoutComments(this.source, node.startIndex, Math.min(end, node.startIndex + 4 * MAX_SIGNATURE_CHARS), this.commentScan);
     return collapse(text.replace(/;\s*$/, ''));
   }
 
@@ -1880,7 +1886,7 @@ function rustParseText(source: string): string {
 
 export const rustLanguage: LanguageModule = {
   id: 'rust',
-  version: '3',
+  version: '4',
   parseText: rustParseText,
   extensions: ['.rs'],
   grammarFor: () => 'rust',
@@ -1889,7 +1895,7 @@ export const rustLanguage: LanguageModule = {
   superNames: [],
   extract(root: Node, source: string, path: string): FileExtraction {
     const fileIsTest = isRustTestFile(path) || hasInnerCfgTest(root, source);
-    const { symbols, references, imports, implementations } = new RustExtractor(source, locate(path).modules).run(root, fileIsTest);
+    const { symbols, references, imports, implementations } = new RustExtractor(source, locate(path).modules, root).run(root, fileIsTest);
     return {
       path,
       language: 'rust',

@@ -22,7 +22,8 @@
 import type { NodeKind } from '@knowing/graph';
 import type { Language, Node } from 'web-tree-sitter';
 import type { GrammarName } from '../parser.js';
-import { MAX_SIGNATURE_CHARS, cleanDoc, countSyntaxErrors, signatureText, truncate } from './common.js';
+import { C_COMMENT_OPENERS, MAX_SIGNATURE_CHARS, cleanDoc, countSyntaxErrors, signatureText, sliceWithoutComments, truncate } from './common.js';
+import type { CommentScan } from './common.js';
 import type { SymbolBuilder } from './common.js';
 import type {
   FileExtraction,
@@ -44,7 +45,7 @@ import type {
  * Version of what `extract` returns, shared by the TypeScript and JavaScript modules. Bump it
  * whenever extraction output changes: the core re-extracts cached files of a new version.
  */
-export const SCRIPT_EXTRACTION_VERSION = '2';
+export const SCRIPT_EXTRACTION_VERSION = '3';
 
 /** What distinguishes the TypeScript module from the JavaScript one. */
 export interface ScriptLanguageOptions {
@@ -68,7 +69,7 @@ export function createScriptLanguage(options: ScriptLanguageOptions): LanguageMo
     selfNames: ['this'],
     superNames: ['super'],
     extract(root, source, path) {
-      return new ScriptExtractor(source, path, id).run(root);
+      return new ScriptExtractor(source, path, id, root).run(root);
     },
     resolveImport: resolveScriptImport,
   };
@@ -316,11 +317,15 @@ class ScriptExtractor {
   private defaultNameCache: string | undefined;
   private fieldIds: FieldIds | undefined;
 
+  private readonly commentScan: CommentScan;
+
   constructor(
     private readonly src: string,
     private readonly path: string,
     private readonly language: 'typescript' | 'javascript',
+    root: Node,
   ) {
+    this.commentScan = { root, openers: C_COMMENT_OPENERS };
     const slash = path.lastIndexOf('/');
     this.selfSource = './' + path.slice(slash + 1);
     this.isTest = isScriptTestFile(path);
@@ -610,13 +615,13 @@ class ScriptExtractor {
   }
 
   private signature(from: number, to: number): string {
-    return signatureText(this.src, from, Math.min(to, from + MAX_SIGNATURE_CHARS * 3));
+    return signatureText(this.src, from, Math.min(to, from + MAX_SIGNATURE_CHARS * 3), this.commentScan);
   }
 
   /** Signature of a whole declaration without a body (fields, members, aliases), trailing `;` dropped. */
   private wholeSignature(from: number, node: Node): string {
     const end = Math.min(node.endIndex, from + MAX_SIGNATURE_CHARS * 3);
-    return truncate(this.src.slice(from, end).replace(/\s+/g, ' ').trim().replace(/[;,]$/, ''), MAX_SIGNATURE_CHARS);
+    return truncate(sliceWithoutComments(this.src, from, end, this.commentScan).replace(/\s+/g, ' ').trim().replace(/[;,]$/, ''), MAX_SIGNATURE_CHARS);
   }
 
   private startLineOf(ctx: DeclContext): number {
