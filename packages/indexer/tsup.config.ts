@@ -2,8 +2,11 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig([
   {
-    entry: ['src/index.ts'],
+    // `fresh` is the light entry point (@knowing/indexer/fresh): what the two entries share goes
+    // into chunks, so importing it loads neither web-tree-sitter nor the language modules.
+    entry: ['src/index.ts', 'src/fresh.ts'],
     format: ['esm'],
+    splitting: true,
     dts: true,
     clean: true,
     sourcemap: true,

@@ -1,10 +1,20 @@
 #!/usr/bin/env node
+import { splitCommand } from './args.js';
 import { run } from './run.js';
 
 // The whole process side of the CLI: arguments in, streams out, exit code back. Everything
 // else lives in run() so that it can be tested in-process.
 const interrupt = new AbortController();
-const indexes = ['index', '--reindex', 'train', 'watch', 'doctor', 'hooks'].some((word) => process.argv.includes(word));
+// `serve` stops gracefully on the first Ctrl-C or a SIGTERM (a service manager's stop): it
+// finishes the requests in flight and closes its stores.
+const serving = splitCommand(process.argv.slice(2)).command === 'serve';
+const indexes = serving || ['index', '--reindex', 'train', 'watch', 'doctor', 'hooks'].some((word) => process.argv.includes(word));
+if (serving) {
+  process.on('SIGTERM', () => {
+    if (interrupt.signal.aborted) process.exit(143);
+    interrupt.abort();
+  });
+}
 process.on('SIGINT', () => {
   // While indexing (index, --reindex, watch, doctor --fix, hooks run) or training, the first Ctrl-C lets the run stop before it writes (the index
   // stays as it was; training removes its temporary worktree and index); otherwise, or on a

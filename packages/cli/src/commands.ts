@@ -1,4 +1,5 @@
 import { TASK_FILE_OPTION } from './args.js';
+import type { OptionSpec } from './args.js';
 import type { Command } from './command.js';
 import { ExitCode } from './errors.js';
 
@@ -13,10 +14,24 @@ import { ExitCode } from './errors.js';
  */
 export const BUILTIN_LANGUAGE_IDS: readonly string[] = ['csharp', 'go', 'java', 'javascript', 'python', 'ruby', 'rust', 'typescript'];
 
+/** `--store URL`, for the commands that work against any store (session.ts resolves it). */
+const STORE_OPTION: OptionSpec = {
+  type: 'string',
+  value: 'URL',
+  description: 'the index in a PostgreSQL database instead of a SQLite file: postgres://user@host:5432/db (?repository=NAME names the repository; the password from PGPASSWORD)',
+  defaultText: 'config "store", else the SQLite file (--db)',
+};
+
+/** `--no-refresh` of the commands that answer from the index (they re-index changed files first; see freshen.ts). */
+const NO_REFRESH_OPTION: OptionSpec = {
+  type: 'boolean',
+  description: 'answer from the index as it is: skip the check for files changed since it was built (and their re-indexing); config defaults.refresh: false does the same for every run',
+};
+
 export const indexCommand: Command = {
   name: 'index',
   summary: 'index a repository into a symbol graph (incremental)',
-  usage: 'index [PATH] [--languages LIST] [--full] [--workers N] [--force] [--db FILE] [--json]',
+  usage: 'index [PATH] [--languages LIST] [--full] [--workers N] [--force] [--db FILE | --store URL] [--json]',
   description:
     'Parses the source files of the repository at PATH and stores their symbols and the calls, imports and ' +
     'inheritance between them in the index database. Re-running it only re-parses files whose content changed. ' +
@@ -28,11 +43,13 @@ export const indexCommand: Command = {
     full: { type: 'boolean', description: 'ignore cached results and re-parse every file' },
     workers: { type: 'string', value: 'N', description: 'parser threads (0 parses in the main thread)', defaultText: 'min(2, cores)' },
     force: { type: 'boolean', description: 'index even the file system root or your home directory (refused otherwise: the walk would read everything below it)' },
+    store: STORE_OPTION,
   },
   examples: [
     ['knowing index', 'index the repository you are in'],
     ['knowing index ../flask --languages python', 'index only the Python files of another checkout'],
     ['knowing index --full --json > summary.json', 'rebuild from scratch and keep the summary as JSON'],
+    ['knowing index --store postgres://knowing@db:5432/knowing', 'index into PostgreSQL (a CI job on push), under the git remote\'s name'],
   ],
   exitCodes: [
     [ExitCode.Usage, 'unknown language, bad flag or config; PATH is the file system root or your home directory (without --force)'],
@@ -45,11 +62,11 @@ export const indexCommand: Command = {
 export const statsCommand: Command = {
   name: 'stats',
   summary: 'what the index holds: counts by kind, edge type and language',
-  usage: 'stats [--db FILE] [--json]',
+  usage: 'stats [--db FILE | --store URL] [--json]',
   description:
     'Shows the indexed repository, when it was indexed, the database file and its size, the current snapshot, and ' +
     'counts of files, symbols (by kind and language) and edges (by type).',
-  options: {},
+  options: { store: STORE_OPTION },
   examples: [
     ['knowing stats', 'summarise the index of the repository you are in'],
     ['knowing stats --json | jq .edgesByType', 'edge counts for a script'],
@@ -81,14 +98,15 @@ export function expandOptionalPr(args: readonly string[]): string[] {
 export const contextCommand: Command = {
   name: 'context',
   summary: 'the symbols to read for a task, files or a change, within a token budget',
-  usage: 'context (--task TEXT | --task-file FILE | --files LIST | --pr [BASE]) [--budget N] [--format FORMAT] [--code] [--reindex]',
+  usage: 'context (--task TEXT | --task-file FILE | --files LIST | --pr [BASE]) [--budget N] [--format FORMAT] [--code] [--reindex | --no-refresh]',
   description:
     'Finds the symbols an agent (or you) should read: for a task described in words, for a list of files (their ' +
     'symbols and direct callers), or for the changes in your working tree (the changed symbols and what they ' +
     'affect). Every symbol comes with its file and line range; with --code the best-ranked ones also bring their ' +
     'source. The budget holds for everything printed (header, symbols, code, edges), counted in cl100k_base tokens ' +
     'unless --tokenizer says otherwise, and the header states the true count. ' +
-    'Formats: xml (default), markdown, json, gcf (compact text) and gcb (binary; redirect it to a file).',
+    'Formats: xml (default), markdown, json, gcf (compact text) and gcb (binary; redirect it to a file). ' +
+    'Files changed since the index was built are re-indexed first (a note on stderr says so); --no-refresh answers from the index as it is.',
   options: {
     task: { type: 'string', short: 't', value: 'TEXT', description: 'what you want to do, in words (- reads it from stdin)' },
     'task-file': TASK_FILE_OPTION,
@@ -99,6 +117,8 @@ export const contextCommand: Command = {
     code: { type: 'boolean', description: 'include the source of the best-ranked symbols (whole bodies while they fit, then cut at a line), within the same budget' },
     tokenizer: { type: 'string', value: 'NAME', description: 'what a budget token is: cl100k (exact, GPT-4 family) or heuristic (characters / 4, no tables to load)', defaultText: 'cl100k' },
     reindex: { type: 'boolean', description: 'refresh the index (incrementally) before answering; creates it if missing' },
+    'no-refresh': NO_REFRESH_OPTION,
+    store: STORE_OPTION,
   },
   examples: [
     ['knowing context --task "add a discount code to the cart"', 'the symbols to read for a task, as XML'],
@@ -131,6 +151,8 @@ export const whyCommand: Command = {
     'task-file': TASK_FILE_OPTION,
     symbol: { type: 'string', short: 's', value: 'NAME', description: 'the symbol to explain' },
     budget: { type: 'string', short: 'b', value: 'N', description: 'token budget of the pack', defaultText: 'config defaults.budget, else 50000' },
+    'no-refresh': NO_REFRESH_OPTION,
+    store: STORE_OPTION,
   },
   examples: [
     ['knowing why --task "apply a discount code" --symbol Cart.total', 'how Cart.total was scored for the task'],
@@ -160,6 +182,8 @@ export const testScopeCommand: Command = {
     base: { type: 'string', value: 'REF', description: 'compare the working tree with this revision', defaultText: 'HEAD' },
     depth: { type: 'string', value: 'N', description: 'calls between a test and a changed symbol', defaultText: '3' },
     format: { type: 'string', short: 'f', value: 'FORMAT', description: 'list, json or run', defaultText: 'list' },
+    'no-refresh': NO_REFRESH_OPTION,
+    store: STORE_OPTION,
   },
   examples: [
     ['knowing test-scope', 'tests reaching what you changed since the last commit'],
@@ -187,6 +211,8 @@ export const vizCommand: Command = {
     'task-file': TASK_FILE_OPTION,
     out: { type: 'string', short: 'o', value: 'FILE', description: 'where to write the page', defaultText: 'knowing-viz.html in the current directory' },
     budget: { type: 'string', short: 'b', value: 'N', description: 'token budget', defaultText: 'config defaults.budget, else 50000' },
+    'no-refresh': NO_REFRESH_OPTION,
+    store: STORE_OPTION,
   },
   examples: [
     ['knowing viz --task "apply a discount code at checkout"', 'writes knowing-viz.html; open it in a browser'],
@@ -203,13 +229,14 @@ export const vizCommand: Command = {
 export const mcpCommand: Command = {
   name: 'mcp',
   summary: 'serve the repository to an AI agent over MCP (stdio)',
-  usage: 'mcp [--repo DIR] [--db FILE]',
+  usage: 'mcp [--repo DIR] [--db FILE | --store URL]',
   description:
     'Starts a Model Context Protocol server on stdin/stdout for the repository, with seven tools: context_for_task, ' +
     'context_for_files, context_for_pr, explain_symbol, feedback, index_status and reindex. It indexes the repository if ' +
     'needed and refreshes changed files before answering. Register it with your agent as the command ' +
-    '`knowing mcp --repo /path/to/repo`. Diagnostics go to stderr; stdout carries the protocol.',
-  options: {},
+    '`knowing mcp --repo /path/to/repo`. Diagnostics go to stderr; stdout carries the protocol. For a team ' +
+    'server over HTTP, see `knowing serve`.',
+  options: { store: STORE_OPTION },
   examples: [
     ['knowing mcp', 'serve the repository you are in'],
     ['claude mcp add knowing -- knowing mcp --repo "$PWD"', 'register it with Claude Code'],
@@ -381,5 +408,48 @@ export const installCommand: Command = {
   run: async (ctx) => (await import('./commands/install.js')).runInstall(ctx),
 };
 
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'serve many repositories to a team over MCP (Streamable HTTP), with tokens',
+  usage: 'serve [--checkout [NAME=]PATH]... [--repository NAME]... [--store URL] [--tokens FILE] [--host HOST] [--port N]',
+  description:
+    'Starts an MCP server over HTTP (MCP\'s Streamable HTTP transport) for several repositories at once: each answers at ' +
+    'http://HOST:PORT/mcp/<name> with the seven tools of `knowing mcp`, each client session with its own session state. ' +
+    'A repository is a checkout on this machine (--checkout; its name is the git remote, e.g. github.com/acme/shop, ' +
+    'unless given as NAME=PATH), indexed into its .knowing/graph.db or, with --store, into the PostgreSQL database under ' +
+    'that name; or, with --store, a repository held in the database alone (--repository NAME: answers without code, ' +
+    'never re-indexed here — a CI job runs `knowing index --store`). Without either, the repository you are in. ' +
+    'Every request needs a bearer token from --tokens FILE or the KNOWING_TOKENS variable (one "TOKEN [write] [# label]" a ' +
+    'line; KNOWING_TOKENS may separate them with commas): a missing or unknown token gets 401, and only tokens marked ' +
+    'write may call reindex. Bodies over --max-body get 413, a token over --rate requests a minute 429 with Retry-After. ' +
+    'GET /healthz reports the repositories and versions (no token needed). Ctrl-C or SIGTERM stops accepting, lets the ' +
+    'requests in flight finish, and closes the stores. docs/teams.md shows a team setup.',
+  options: {
+    checkout: { type: 'string', multiple: true, value: '[NAME=]PATH', description: 'serve the checkout at PATH (repeatable)', defaultText: 'the repository you are in, when neither --checkout nor --repository is given' },
+    repository: { type: 'string', multiple: true, value: 'NAME', description: 'serve a repository of the --store database that has no checkout here (repeatable)' },
+    store: STORE_OPTION,
+    tokens: { type: 'string', value: 'FILE', description: 'the bearer tokens, one "TOKEN [write] [# label]" a line', defaultText: 'the KNOWING_TOKENS variable' },
+    host: { type: 'string', value: 'HOST', description: 'address to listen on (0.0.0.0 for every interface; put TLS in front)', defaultText: '127.0.0.1' },
+    port: { type: 'string', value: 'N', description: 'port to listen on (0 picks a free one; --json says which)', defaultText: '7420' },
+    'max-body': { type: 'string', value: 'BYTES', description: 'largest request body (413 beyond)', defaultText: '1048576' },
+    rate: { type: 'string', value: 'N', description: 'requests a minute per token (429 beyond; 0 for no limit)', defaultText: '600' },
+    burst: { type: 'string', value: 'N', description: 'requests a token may make at once before --rate applies', defaultText: '60' },
+    refresh: { type: 'boolean', description: 're-index a checkout\'s changed files before each answer (off: the index changes only by reindex or `knowing index`)' },
+    'allow-origin': { type: 'string', multiple: true, value: 'ORIGIN', description: 'a browser origin allowed to call (others get 403)', defaultText: 'none' },
+  },
+  examples: [
+    ['(umask 077; openssl rand -hex 32 > tokens) && knowing serve --tokens tokens', 'serve the repository you are in on http://127.0.0.1:7420/mcp/<its name>, to whoever has the token in ./tokens'],
+    ['knowing serve --checkout shop=/srv/shop --checkout billing=/srv/billing --tokens /etc/knowing/tokens', 'two checkouts, each with its own .knowing/graph.db'],
+    ['knowing serve --store postgres://knowing@db/knowing --repository github.com/acme/shop --host 0.0.0.0 --tokens tokens.txt', 'what CI indexed into PostgreSQL, to the network'],
+    ['curl -s http://127.0.0.1:7420/healthz', 'the repositories, their snapshots and the server version'],
+  ],
+  exitCodes: [
+    [ExitCode.Usage, 'no token, a malformed token line, a bad flag, a name given twice, --repository without --store, the port in use'],
+    [ExitCode.PathNotFound, 'a checkout or the tokens file does not exist'],
+    [ExitCode.Database, 'a store cannot be opened (not a knowing index, too new, read-only)'],
+  ],
+  run: async (ctx) => (await import('./commands/serve.js')).runServe(ctx),
+};
+
 /** Every subcommand, in the order the help lists them. */
-export const COMMANDS: readonly Command[] = [indexCommand, statsCommand, contextCommand, whyCommand, testScopeCommand, vizCommand, mcpCommand, trainCommand, doctorCommand, watchCommand, hooksCommand, installCommand];
+export const COMMANDS: readonly Command[] = [indexCommand, statsCommand, contextCommand, whyCommand, testScopeCommand, vizCommand, mcpCommand, serveCommand, trainCommand, doctorCommand, watchCommand, hooksCommand, installCommand];

@@ -29,6 +29,13 @@ export interface KnowingConfig {
   readonly defaults?: ConfigDefaults;
   /** Engine options (see `EngineOptionsInput` of @knowing/engine). */
   readonly engine?: EngineOptionsInput;
+  /**
+   * Where the index lives when it is not `<repo>/.knowing/graph.db`: a PostgreSQL URL
+   * (`postgres://user@host:5432/db`, `?repository=NAME` to name the repository), as `--store`
+   * takes it. Keep the password out of the file: pg reads `PGPASSWORD` (and `~/.pgpass`).
+   * `--store` and `--db` override it.
+   */
+  readonly store?: string;
 }
 
 export interface ConfigDefaults {
@@ -40,6 +47,8 @@ export interface ConfigDefaults {
   readonly languages?: readonly string[];
   /** Parser threads of `index`. */
   readonly workers?: number;
+  /** Whether `context`, `why`, `viz` and `test-scope` re-index changed files before answering (`--no-refresh` for one run). @default true */
+  readonly refresh?: boolean;
 }
 
 /**

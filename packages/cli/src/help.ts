@@ -100,6 +100,8 @@ TypeScript configs need a Node.js that imports .ts files (22.18+ or 23.6+); else
              or a function returning one
   defaults   budget and format of context/why/viz, languages and workers of index
   engine     engine options (EngineOptionsInput of @knowing/engine); unknown names are errors
+  store      a PostgreSQL URL (postgres://user@host:5432/db, ?repository=NAME) holding the index
+             instead of .knowing/graph.db, as --store takes it; no password here (use PGPASSWORD)
 
 Flags given on the command line win over the config's defaults.
 `;

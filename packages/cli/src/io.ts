@@ -24,7 +24,7 @@ export interface CliIO {
   readonly stdin?: InputStream;
   /** Where relative paths start. @default process.cwd() */
   readonly cwd?: string;
-  /** Environment (only `KNOWING_DEBUG` and `NO_COLOR` are read). @default process.env */
+  /** Environment (only `KNOWING_DEBUG`, `NO_COLOR` and, for `serve`, `KNOWING_TOKENS` are read). @default process.env */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Clock for durations and "indexed 5 minutes ago". @default Date.now */
   readonly now?: () => number;

@@ -3,8 +3,8 @@ import type { KnowingConfig } from './config.js';
 import type { CliError } from './errors.js';
 import { configError } from './errors.js';
 
-const TOP_LEVEL = ['$schema', 'plugins', 'ranker', 'defaults', 'engine'] as const;
-const DEFAULT_FIELDS = ['budget', 'format', 'languages', 'workers'] as const;
+const TOP_LEVEL = ['$schema', 'plugins', 'ranker', 'defaults', 'engine', 'store'] as const;
+const DEFAULT_FIELDS = ['budget', 'format', 'languages', 'workers', 'refresh'] as const;
 
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
@@ -47,6 +47,7 @@ export function validateConfig(raw: unknown, file: string): KnowingConfig {
         throw configError(file, `"defaults.${key}" must be a ${key === 'budget' ? 'positive' : 'non-negative'} whole number, found ${JSON.stringify(value)}`);
       }
       if (key === 'format' && (typeof value !== 'string' || value.trim() === '')) throw configError(file, `"defaults.format" must be a format name, found ${kindOf(value)}`);
+      if (key === 'refresh' && typeof value !== 'boolean') throw configError(file, `"defaults.refresh" must be true or false, found ${JSON.stringify(value)}`);
       if (key === 'languages' && !(Array.isArray(value) && value.every((v) => typeof v === 'string'))) {
         throw configError(file, `"defaults.languages" must be an array of language names, found ${kindOf(value)}`, 'e.g. ["python", "go"]');
       }
@@ -54,6 +55,15 @@ export function validateConfig(raw: unknown, file: string): KnowingConfig {
   }
   const engine = raw['engine'];
   if (engine !== undefined) validateEngineOptions(engine, file);
+  const store = raw['store'];
+  if (store !== undefined) {
+    if (typeof store !== 'string' || !/^postgres(ql)?:\/\/./i.test(store.trim())) {
+      throw configError(file, `"store" must be a PostgreSQL URL, found ${typeof store === 'string' ? JSON.stringify(store.replace(/(:\/\/[^:/@]*:)[^@]*@/, '$1***@')) : kindOf(store)}`, 'e.g. "store": "postgres://knowing@db.internal:5432/knowing" (the password from PGPASSWORD); leave it out for the SQLite file in .knowing/');
+    }
+    if (/^[^:]+:\/\/[^/@]*:[^@/]+@/.test(store.trim())) {
+      throw configError(file, '"store" holds a password', 'a config file is shared with the repository: leave the password out and set PGPASSWORD (or use ~/.pgpass) where knowing runs');
+    }
+  }
   return raw as KnowingConfig;
 }
 

@@ -511,11 +511,13 @@ describe('start-up loads only what the command needs', () => {
     }
   });
 
-  it('context loads the store, the engine, the formats and the repository-model reader, but not the indexer', async () => {
+  it('context loads the store, the engine, the formats and the repository-model reader, but not the indexer\'s parsers', async () => {
     const { packages, result } = await packagesLoaded(['context', '--task', TASK], { cwd: repo });
     expect(result.code).toBe(0);
     for (const name of ['@knowing/store-sqlite', '@knowing/engine', '@knowing/wire', '@knowing/history']) expect(packages).toContain(name);
-    expect(packages).not.toContain('@knowing/indexer');
+    // Only @knowing/indexer/fresh, the freshness check (freshness.test.ts pins which files).
+    expect(packages).not.toContain('web-tree-sitter');
+    expect((await packagesLoaded(['context', '--task', TASK, '--no-refresh'], { cwd: repo })).packages).not.toContain('@knowing/indexer');
     expect(packages).not.toContain('@knowing/mcp');
     expect(packages).not.toContain('yaml');
   });

@@ -12,7 +12,7 @@ const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PACKAGES = resolve(CLI, '..');
 
 /** Dependency order: each package is built after everything it imports. */
-const ORDER = ['graph', 'keywords', 'equivalence', 'walk', 'rank', 'pack', 'store-sqlite', 'wire', 'indexer', 'engine', 'history', 'mcp'] as const;
+const ORDER = ['graph', 'keywords', 'equivalence', 'walk', 'rank', 'pack', 'store-sqlite', 'store-postgres', 'wire', 'indexer', 'engine', 'history', 'mcp'] as const;
 /** Packages the CLI can work without (the mcp command reports a missing server clearly). */
 const OPTIONAL = new Set<string>(['mcp']);
 

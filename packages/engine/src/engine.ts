@@ -1,10 +1,10 @@
-import type { GraphNode, GraphStore, NodeId, RankedSymbol, ContextPack } from '@knowing/graph';
+import type { NodeId, RankedSymbol, ContextPack } from '@knowing/graph';
 import { ErrorCode, KnowingError, sha256Hex } from '@knowing/graph';
 import { createClassRegistry, BUILTIN_PLUGINS } from '@knowing/equivalence';
 import type { ClassRegistry, EquivalencePlugin } from '@knowing/equivalence';
 import { allKeywords, isVocabWorthy } from '@knowing/keywords';
 import { createDefaultRanker, createImplicitFeedback, createLearnedRanker, createSessionTracker, wrapRanker } from '@knowing/rank';
-import type { CheckedRanker, RankInput, SessionTracker, ImplicitFeedback } from '@knowing/rank';
+import type { CheckedRanker, SessionTracker, ImplicitFeedback } from '@knowing/rank';
 import { normalizeTask, packSymbols } from '@knowing/pack';
 import { createWalkCache } from '@knowing/walk';
 import type { PackFormat } from '@knowing/pack';
@@ -14,6 +14,7 @@ import type {
   ContextResult,
   CreateEngineOptions,
   Engine,
+  QueryKind,
   QueryOptions,
   SymbolExplanation,
   TestScopeResult,
@@ -21,8 +22,9 @@ import type {
 import { GraphStateCache } from './graph-state.js';
 import type { GraphState } from './graph-state.js';
 import { createEquivalenceStage } from './equivalence-stage.js';
-import { bestIncoming, edgesAmongIds, runTask, walkFromSeeds } from './pipeline.js';
-import type { CachedWalk, PipelineContext } from './pipeline.js';
+import { edgesAmongIds, runStages, timer } from './pipeline.js';
+import type { CachedWalk, PipelineContext, Seeding } from './pipeline.js';
+import { filesSymbols, normalizeFiles, seedFiles, seedPR, seedTask } from './seeding.js';
 import { explainRun } from './explain.js';
 import { loadNameIndex, suggestSymbols } from './suggest.js';
 import type { NameIndex } from './suggest.js';
@@ -129,11 +131,11 @@ export function createEngine(config: CreateEngineOptions): Engine {
   };
 
   const walkCache = createWalkCache<CachedWalk>({ capacity: options.cacheCapacity });
-  const context = (session: string | undefined, reuseWalks = true): PipelineContext => ({
+  const context = (session: string | undefined, reuseWalks: boolean, queryRanker: CheckedRanker): PipelineContext => ({
     ...(reuseWalks && options.cache ? { walkCache } : {}),
     store,
     options,
-    ranker,
+    ranker: queryRanker,
     equivalence,
     vector: config.vector,
     channels,
@@ -165,8 +167,11 @@ export function createEngine(config: CreateEngineOptions): Engine {
   // Options are frozen for the engine's lifetime: their part of every cache key is computed once.
   const configKey = `${ranker.name}\0${JSON.stringify(options)}\0${channels.map((c) => `${c.name}=${c.fingerprint()}`).join('\0')}`;
   // Plugins can be registered and removed at any time: their part of the key is read per query.
-  const cacheKey = (kind: string, subject: string, budget: number, format: string): string =>
-    sha256Hex(`${kind}\0${subject}\0${budget}\0${format}\0${configKey}\0${vocabularyFingerprint(registry)}`);
+  // The snapshot id is a root over the graph's structure: an edit inside a function body leaves
+  // it unchanged while the lexical index (and so the answer) changes. The time of the last index
+  // write stands for the content, so any write makes earlier answers miss.
+  const cacheKey = (kind: string, subject: string, budget: number, format: string, indexedAt: number): string =>
+    sha256Hex(`${kind}\0${subject}\0${budget}\0${format}\0${configKey}\0${vocabularyFingerprint(registry)}\0${indexedAt}`);
 
   async function cached(key: string, snapshot: string | null): Promise<CachedAnswer | undefined> {
     const hit = memory.get(key);
@@ -227,104 +232,56 @@ export function createEngine(config: CreateEngineOptions): Engine {
     return value;
   };
 
-  async function forTask(task: string, q: QueryOptions = {}): Promise<ContextResult> {
-    requireText(task, 'task');
+  /**
+   * One query of any kind: the seeding differs, everything else is shared — the stages after
+   * seeding (pipeline.ts), packing, the trace and its timings, caching keyed by kind, subject,
+   * budget, format and the engine's fingerprints, and the session's learning.
+   */
+  async function answer(
+    kind: QueryKind,
+    subject: string,
+    packTask: string,
+    seed: (ctx: PipelineContext, state: GraphState) => Promise<Seeding>,
+    q: QueryOptions,
+  ): Promise<ContextResult> {
     await learnBefore(q.session);
     const state = await graph.get();
-    const budget = q.budget ?? options.pack.budget;
+    const budget = q.budget ?? (kind === 'pr' ? options.pack.prBudget : options.pack.budget);
     const format = formatOf(q);
     // With a session, boosts and feedback make each answer depend on history: no cache.
     const useCache = options.cache && !q.fresh && !q.trace && !q.session;
-    const key = cacheKey('task', normalizeTask(task), budget, format);
+    const key = cacheKey(kind, subject, budget, format, useCache ? ((await store.repo())?.indexedAt ?? 0) : 0);
     if (useCache) {
       const hit = await cached(key, state.snapshotId);
       if (hit) return { pack: hit.pack, ranked: hit.ranked, cached: true, snapshotId: state.snapshotId };
     }
-    const run = await runTask(context(q.session, !q.trace && !q.fresh), state, task);
-    const packed = pack(run.ranked, state, task, budget, format);
+    // Task answers use the engine's ranker; file and PR answers the formula: the model was trained on tasks.
+    const ctx = context(q.session, !q.trace && !q.fresh, kind === 'task' ? ranker : formula);
+    const run = await runStages(ctx, state, await seed(ctx, state));
+    const lap = timer();
+    const packed = pack(run.ranked, state, packTask, budget, format);
+    const packMs = lap();
     if (useCache) await store_(key, state.snapshotId, { pack: packed, ranked: run.ranked });
-    learnAfter(q.session, packed.symbols, allKeywords(run.trace.keywords), run.keywordCluster);
-    return { pack: packed, ranked: run.ranked, cached: false, snapshotId: state.snapshotId, ...(q.trace ? { trace: run.trace } : {}) };
+    learnAfter(q.session, packed.symbols, allKeywords(run.seeding.keywords), run.seeding.keywordCluster);
+    const trace = q.trace ? { ...run.trace, timings: { ...run.trace.timings, pack: packMs } } : undefined;
+    return { pack: packed, ranked: run.ranked, cached: false, snapshotId: state.snapshotId, ...(trace ? { trace } : {}) };
   }
 
-  async function fileSymbols(files: readonly string[]): Promise<GraphNode[]> {
-    if (!Array.isArray(files) || files.length === 0) {
-      throw new KnowingError(ErrorCode.InvalidArgument, 'no files given', { source: 'engine', hint: 'pass repo-relative paths of changed files' });
-    }
-    const nodes: GraphNode[] = [];
-    for (const file of files) {
-      const normalized = file.replace(/\\/g, '/').replace(/^\.\//, '');
-      nodes.push(...(await store.nodesInFile(normalized)).filter((n) => n.kind !== 'file'));
-    }
-    return nodes;
+  async function forTask(task: string, q: QueryOptions = {}): Promise<ContextResult> {
+    requireText(task, 'task');
+    return answer('task', normalizeTask(task), task, (ctx, state) => seedTask(ctx, state, task), q);
   }
 
   async function forFiles(files: readonly string[], q: QueryOptions = {}): Promise<ContextResult> {
-    const symbols = await fileSymbols(files);
-    const state = await graph.get();
-    const budget = q.budget ?? options.pack.budget;
-    const format = formatOf(q);
-    const byId = new Map<NodeId, RankInput>();
-    for (const node of symbols) {
-      const callers = await store.edgesTo(node.id, { types: ['calls'] });
-      const index = state.adjacency.indexOf(node.id);
-      const incoming = index >= 0 ? bestIncoming(state.adjacency, index) : undefined;
-      byId.set(node.id, {
-        node,
-        rwr: 1,
-        distance: 0,
-        isSeed: true,
-        callerCount: callers.length,
-        ...(incoming ? { confidence: incoming.confidence, provenance: incoming.provenance } : {}),
-      });
-      const edgeBySource = new Map(callers.map((e) => [e.source, e]));
-      for (const caller of await store.getNodes([...edgeBySource.keys()])) {
-        if (byId.has(caller.id) || caller.external) continue;
-        const edge = edgeBySource.get(caller.id);
-        byId.set(caller.id, {
-          node: caller,
-          rwr: 0.5,
-          distance: 1,
-          isSeed: false,
-          callerCount: 0,
-          ...(edge ? { confidence: edge.confidence, provenance: edge.provenance } : {}),
-        });
-      }
-    }
-    const ranked = await formula.rank([...byId.values()], { task: files.join(' '), now: clock(), mode: 'base', options: options.ranking });
-    const packed = pack(ranked, state, `files:${[...files].sort().join(',')}`, budget, format);
-    learnAfter(q.session, packed.symbols, [], null);
-    return { pack: packed, ranked, cached: false, snapshotId: state.snapshotId };
+    const paths = normalizeFiles(files);
+    const sorted = [...paths].sort();
+    return answer('files', sorted.join('\0'), `files:${sorted.join(',')}`, (ctx, state) => seedFiles(ctx, state, paths), q);
   }
 
   async function forPR(files: readonly string[], q: QueryOptions = {}): Promise<ContextResult> {
-    const symbols = await fileSymbols(files);
-    const state = await graph.get();
-    const budget = q.budget ?? options.pack.prBudget;
-    const format = formatOf(q);
-    const seeds = symbols.map((node) => ({ node, weight: 1 }));
-    const walked = walkFromSeeds(state, seeds, { ...options, walk: { ...options.walk, communityRestriction: false } }, options.prCutoff);
-    const seedIds = new Set(symbols.map((s) => s.id));
-    const ids = [...new Set([...seedIds, ...walked.candidates.map((c) => c.id)])];
-    const nodes = await store.getNodes(ids);
-    const inputs: RankInput[] = nodes
-      .filter((n) => !n.external)
-      .map((node) => {
-        const w = walked.byId.get(node.id);
-        const index = state.adjacency.indexOf(node.id);
-        const incoming = index >= 0 ? bestIncoming(state.adjacency, index) : undefined;
-        return {
-          node,
-          rwr: w?.score ?? 0,
-          distance: seedIds.has(node.id) ? 0 : Math.max(1, w?.hops ?? 1),
-          isSeed: seedIds.has(node.id),
-          ...(incoming ? { confidence: incoming.confidence, provenance: incoming.provenance } : {}),
-        };
-      });
-    const ranked = await formula.rank(inputs, { task: files.join(' '), now: clock(), options: options.ranking });
-    const packed = pack(ranked, state, `pr:${[...files].sort().join(',')}`, budget, format);
-    learnAfter(q.session, packed.symbols, [], null);
-    return { pack: packed, ranked, cached: false, snapshotId: state.snapshotId };
+    const paths = normalizeFiles(files);
+    const sorted = [...paths].sort();
+    return answer('pr', sorted.join('\0'), `pr:${sorted.join(',')}`, (ctx, state) => seedPR(ctx, state, paths), q);
   }
 
   // The names of the current snapshot, read on the first unknown symbol and kept until the
@@ -345,7 +302,8 @@ export function createEngine(config: CreateEngineOptions): Engine {
     requireText(task, 'task');
     requireText(symbol, 'symbol');
     const state = await graph.get();
-    const run = await runTask(context(q.session, false), state, task);
+    const ctx = context(q.session, false, ranker);
+    const run = await runStages(ctx, state, await seedTask(ctx, state, task));
     const packed = pack(run.ranked, state, task, q.budget ?? options.pack.budget, formatOf(q));
     const explainRank = ranker.explain ? (id: NodeId) => ranker.explain!(id, run.inputs, run.rankContext) : undefined;
     const suggest = async (query: string) => suggestSymbols(store, await nameIndex(state.snapshotId), query);
@@ -353,7 +311,7 @@ export function createEngine(config: CreateEngineOptions): Engine {
   }
 
   async function testScope(files: readonly string[], q: { readonly depth?: number } = {}): Promise<TestScopeResult> {
-    const symbols = await fileSymbols(files);
+    const symbols = await filesSymbols(store, normalizeFiles(files));
     return findTests(store, files, symbols, q.depth ?? options.testScopeDepth);
   }
 

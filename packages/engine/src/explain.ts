@@ -1,6 +1,6 @@
 import type { ContextPack, GraphNode, GraphStore, NodeId } from '@knowing/graph';
 import type { RankExplanation } from '@knowing/rank';
-import type { TaskRun } from './pipeline.js';
+import type { PipelineRun } from './pipeline.js';
 import type { ChannelName, ExplainStage, SymbolExplanation } from './types.js';
 import { matchesQualifier, splitQualified } from './channels/common.js';
 import type { GraphState } from './graph-state.js';
@@ -20,7 +20,7 @@ export interface ExplainInput {
   readonly state: GraphState;
   readonly task: string;
   readonly query: string;
-  readonly run: TaskRun;
+  readonly run: PipelineRun;
   readonly pack: ContextPack;
   /** The ranker's own breakdown of a ranked symbol, when it gives one (`Ranker.explain`). */
   readonly explainRank?: (symbol: NodeId) => Promise<RankExplanation | undefined>;

@@ -16,6 +16,7 @@ export type {
   Engine,
   CreateEngineOptions,
   QueryOptions,
+  QueryKind,
   ContextResult,
   PipelineTrace,
   ChannelName,

@@ -98,8 +98,9 @@ export interface SeedOptions {
   /** Seed weight = 1 / (1 + decay × rank). @default 0.1 */
   readonly weightDecay: number;
   /**
-   * Unless the task is about tests, test code seeds only after every other candidate: tests call
-   * the code a task is about, but an agent rarely needs the tests themselves. @default true
+   * Unless the task is about tests, test code (`node.isTest`) and auxiliary code (benchmarks,
+   * examples) seed only after every other candidate: tests call the code a task is about, but an
+   * agent rarely needs the tests themselves. @default true
    */
   readonly testsLast: boolean;
   /** Add implementors of interface/trait candidates. @default true */

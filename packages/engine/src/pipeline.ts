@@ -1,28 +1,36 @@
 import type { Adjacency, GraphEdge, GraphNode, GraphStore, NodeId, RankedSymbol } from '@knowing/graph';
 import { PROVENANCES, packageOf, symbolPath } from '@knowing/graph';
-import { countTermMatches, extractKeywordSet, extractPathTerms, keywordClusterId, primaryKeywords, allKeywords, taskTerms } from '@knowing/keywords';
+import { allKeywords, countTermMatches } from '@knowing/keywords';
 import type { KeywordSet } from '@knowing/keywords';
-import { DEFAULT_TEST_TASK_WORDS, isTestTask } from '@knowing/rank';
 import type { CheckedRanker, RankContext, RankInput, SessionTracker } from '@knowing/rank';
 import { textMatches } from './text-match.js';
 import { communityRestriction, hits as computeHits, randomWalkWithRestart, walkCacheKey, walkCandidates } from '@knowing/walk';
 import type { WalkCache } from '@knowing/walk';
 import type { EngineOptions } from './options.js';
-import type { ChannelHit, ChannelName, PipelineTrace, Seed, VectorChannel } from './types.js';
+import type { ChannelHit, ChannelName, FusedCandidate, PipelineTrace, QueryKind, Seed, VectorChannel } from './types.js';
 import type { GraphState } from './graph-state.js';
 import type { EquivalenceStage } from './equivalence-stage.js';
-import { tieredChannel } from './channels/tiered.js';
-import { bm25Channel } from './channels/bm25.js';
-import { pathChannel } from './channels/path.js';
-import { boostTermMatches, fuseChannels } from './fusion.js';
-import { addImplementors, isTestNode, namespaceWrappers, noiseReason, selectSeeds } from './seeds.js';
-import { HitList } from './channels/common.js';
+import { namespaceWrappers } from './seeds.js';
 import type { Channel } from './channel.js';
+
+/*
+ * One pipeline, three seedings. A query is a seeding stage followed by the stages every query
+ * shares:
+ *
+ *   seeding (task: keywords, channels, fusion | files: their symbols and direct callers |
+ *            PR: the changed symbols)
+ *   → walk → HITS → rank inputs (walk, HITS, term and text match, lexical evidence, channel
+ *     ranks, feedback, session) → rank → (the engine) pack
+ *
+ * with a trace and timings of each. A seeding only decides where the walk starts and what
+ * evidence it found on the way; how that evidence becomes a ranking is the same for all three.
+ */
 
 /** Everything one pipeline run reads. */
 export interface PipelineContext {
   readonly store: GraphStore;
   readonly options: EngineOptions;
+  /** Task answers use the engine's ranker; file and PR answers the formula (the model was trained on tasks). */
   readonly ranker: CheckedRanker;
   readonly equivalence: EquivalenceStage;
   readonly vector: VectorChannel | undefined;
@@ -34,122 +42,103 @@ export interface PipelineContext {
   readonly walkCache?: WalkCache<CachedWalk>;
 }
 
-/** The ranked result of a task with everything that led to it. */
-export interface TaskRun {
+/** What a seeding stage hands to the shared stages. */
+export interface Seeding {
+  readonly kind: QueryKind;
+  /** The text the ranker is told the query is: the task, or the files named. */
+  readonly query: string;
+  readonly keywords: KeywordSet;
+  /** Feedback is read for this keyword cluster; null reads every cluster's. */
+  readonly keywordCluster: string | null;
+  readonly aboutTests: boolean;
+  /** Terms of the query that symbol paths (term match) and texts (text match) are scored on. */
+  readonly terms: ReadonlySet<string>;
+  readonly ftsQuery: string;
+  readonly channels: Readonly<Record<ChannelName, readonly ChannelHit[]>>;
+  readonly fused: readonly FusedCandidate[];
+  readonly seeds: readonly Seed[];
+  /** Symbols to put at the front whatever their score (framework injections). */
+  readonly forced: readonly GraphNode[];
+  readonly matchedClasses: PipelineTrace['matchedClasses'];
+  readonly classesByNode: ReadonlyMap<NodeId, readonly string[]>;
+  /**
+   * How this kind of query walks: a task within its seeds' community, cut at `walk.minScore`;
+   * files and PRs over the whole graph (a PR cut at `prCutoff`, files not at all).
+   */
+  readonly walk: { readonly communityRestriction: boolean; readonly minScore: number };
+  /**
+   * The nodes to rank when the seeding fixes them (a file query: the files' symbols and their
+   * direct callers). Otherwise what the walk reaches, the seeds, forced symbols and lexical hits.
+   */
+  readonly candidates?: readonly NodeId[];
+  /** Time spent per seeding step, in milliseconds. */
+  readonly timings: Readonly<Record<string, number>>;
+}
+
+/** The ranked result of a query with everything that led to it. */
+export interface PipelineRun {
   readonly ranked: RankedSymbol[];
   /** What the ranker was given, for its explanations. */
   readonly inputs: readonly RankInput[];
   readonly rankContext: RankContext;
   readonly walked: WalkOutcome;
   readonly trace: PipelineTrace;
-  readonly keywordCluster: string;
+  readonly seeding: Seeding;
 }
 
-const timer = (): (() => number) => {
+export const timer = (): (() => number) => {
   const start = performance.now();
   return () => Math.round((performance.now() - start) * 100) / 100;
 };
 
-/** Task text → ranked symbols: keywords, channels, fusion, seeds, walk, HITS, ranking. */
-export async function runTask(ctx: PipelineContext, state: GraphState, task: string): Promise<TaskRun> {
-  const { store, options } = ctx;
-  const timings: Record<string, number> = {};
+/** The stages after seeding, shared by every kind of query: walk, HITS, rank inputs, rank. */
+export async function runStages(ctx: PipelineContext, state: GraphState, seeding: Seeding): Promise<PipelineRun> {
+  const { options } = ctx;
+  const timings: Record<string, number> = { ...seeding.timings };
+
   let lap = timer();
-  const keywords = extractKeywordSet(task);
-  const pathTerms = extractPathTerms(task);
-  const cluster = keywordClusterId(keywords);
-  timings.keywords = lap();
-
-  lap = timer();
-  const tiered = options.channels.tiered > 0 ? await tieredChannel(store, keywords, options.tiered) : [];
-  timings.tiered = lap();
-  lap = timer();
-  const equivalence = await ctx.equivalence.run({ store, task, keywords, tiered, keywordCluster: cluster, state });
-  timings.equivalenceMatch = lap();
-  lap = timer();
-  const bm25 =
-    options.channels.bm25 > 0
-      ? await bm25Channel(store, keywords, pathTerms, equivalence.relatedTerms, options.seeds.bm25Limit, options.seeds.bm25Keywords)
-      : { query: '', hits: [] as ChannelHit[] };
-  timings.bm25 = lap();
-  lap = timer();
-  const equivHits = equivalence.capped(tiered.length + bm25.hits.length);
-  const path = await pathChannel(store, pathTerms, primaryKeywords(keywords), options.path);
-  timings.path = lap();
-  lap = timer();
-  const vector = ctx.vector && options.channels.vector > 0 ? await vectorChannel(store, ctx.vector, task) : [];
-  timings.vector = lap();
-
-  const channels: Record<ChannelName, readonly ChannelHit[]> = { tiered, bm25: bm25.hits, equiv: equivHits, path, vector, lexical: [] };
-  // The words come from the ranking options, so `ranking.testTaskWords` decides seeds, channels and ranking alike.
-  const aboutTests = isTestTask(task, allKeywords(keywords), options.ranking.testTaskWords ?? DEFAULT_TEST_TASK_WORDS);
-  for (const channel of ctx.channels) {
-    if ((options.channels[channel.name] ?? 1) <= 0) continue;
-    lap = timer();
-    channels[channel.name] = await channel.run({ store, task, keywords, aboutTests });
-    timings[channel.name] = lap();
-  }
-  lap = timer();
-  const terms = new Set(taskTerms(task));
-  let fused = boostTermMatches(
-    fuseChannels(channels, options.channels, options.seeds.rrfK, Number.POSITIVE_INFINITY),
-    terms,
-    options.seeds.termMatchBonus,
-    options.seeds.maxCandidates,
-  );
-  if (options.seeds.interfaceSeeding) fused = await addImplementors(store, fused, options.seeds.implementorsPerInterface);
-  const wrappers = await namespaceWrappers(store, [...fused.map((c) => c.node), ...path.map((h) => h.node)], state.namespaces);
-  if (wrappers.size > 0) fused = fused.filter((c) => !wrappers.has(c.node.id));
-  const pathSeeds = wrappers.size > 0 ? path.filter((h) => !wrappers.has(h.node.id)) : path;
-  const seeds = selectSeeds(fused, pathSeeds, state.adjacency.nodeCount, options.seeds, options.path.supplementalWeight, aboutTests);
-  timings.seeds = lap();
-
-  lap = timer();
-  const walked = walkFromSeeds(state, seeds, options, options.walk.minScore, ctx.walkCache);
+  const walkOptions =
+    seeding.walk.communityRestriction === options.walk.communityRestriction
+      ? options
+      : { ...options, walk: { ...options.walk, communityRestriction: seeding.walk.communityRestriction } };
+  const walked = walkFromSeeds(state, seeding.seeds, walkOptions, seeding.walk.minScore, ctx.walkCache);
   timings.walk = lap();
 
   lap = timer();
-  const forced = options.equivalence.forcedInjection
-    ? equivalence.forced
-        .filter((n) => noiseReason(n) === null && (aboutTests || !isTestNode(n)))
-        .slice(0, options.equivalence.maxForced)
-    : [];
-  const inputs = await buildRankInputs(ctx, state, walked, seeds, forced, cluster, equivalence.classesByNode, terms, lexicalEvidence(channels['lexical'] ?? []), channelRanks(channels));
+  const hubs = hitsStage(ctx, state, walked);
+  timings.hits = lap();
+
+  lap = timer();
+  const inputs = await buildRankInputs(ctx, state, seeding, walked, hubs);
   timings.inputs = lap();
 
   lap = timer();
   const rankContext: RankContext = {
-    task,
-    keywords: allKeywords(keywords),
+    task: seeding.query,
+    keywords: allKeywords(seeding.keywords),
     now: ctx.now,
-    aboutTests,
-    mode: inputs.hitsUsed ? 'hits' : 'base',
+    aboutTests: seeding.aboutTests,
+    mode: hubs.used ? 'hits' : 'base',
     options: options.ranking,
   };
-  const ranked = await ctx.ranker.rank(inputs.inputs, rankContext);
+  const ranked = await ctx.ranker.rank(inputs, rankContext);
   timings.rank = lap();
 
   const trace: PipelineTrace = {
-    keywords,
-    ftsQuery: bm25.query,
-    channels,
-    fused,
-    seeds,
-    forced,
-    matchedClasses: equivalence.matched,
+    kind: seeding.kind,
+    keywords: seeding.keywords,
+    ftsQuery: seeding.ftsQuery,
+    channels: seeding.channels,
+    fused: seeding.fused,
+    seeds: seeding.seeds,
+    forced: seeding.forced,
+    matchedClasses: seeding.matchedClasses,
     walk: walked.byId,
-    hits: inputs.hitsById,
+    hits: hubs.byId,
     ranked,
     timings,
   };
-  return { ranked, inputs: inputs.inputs, rankContext, walked, trace, keywordCluster: cluster };
-}
-
-async function vectorChannel(store: GraphStore, vector: VectorChannel, task: string): Promise<ChannelHit[]> {
-  const ids = await vector.search(task, { limit: 20 });
-  const list = new HitList();
-  list.add(await store.getNodes(ids), 'vector');
-  return list.hits;
+  return { ranked, inputs, rankContext, walked, trace, seeding };
 }
 
 /**
@@ -282,48 +271,49 @@ export function bestIncoming(adjacency: Adjacency, index: number): { confidence:
   return best < 0 ? undefined : { confidence, provenance: PROVENANCES[adjacency.outProvenance[best]!] ?? 'ast_inferred' };
 }
 
-interface BuiltInputs {
-  readonly inputs: RankInput[];
-  readonly hitsUsed: boolean;
-  readonly hitsById: Map<NodeId, { hub: number; authority: number }>;
+/** HITS over what the walk reached: hub and authority scores, when there are enough candidates. */
+interface Hubs {
+  readonly used: boolean;
+  readonly byId: Map<NodeId, { hub: number; authority: number }>;
 }
 
-async function buildRankInputs(
-  ctx: PipelineContext,
-  state: GraphState,
-  walked: WalkOutcome,
-  seeds: readonly Seed[],
-  forced: readonly GraphNode[],
-  cluster: string,
-  classesByNode: ReadonlyMap<NodeId, readonly string[]>,
-  terms: ReadonlySet<string>,
-  lexical: ReadonlyMap<NodeId, { readonly node: GraphNode; readonly value: number }>,
-  ranks: ReadonlyMap<NodeId, Readonly<Record<string, number>>>,
-): Promise<BuiltInputs> {
+function hitsStage(ctx: PipelineContext, state: GraphState, walked: WalkOutcome): Hubs {
   const { adjacency } = state;
-  const seedById = new Map(seeds.map((s) => [s.node.id, s]));
+  const byId = new Map<NodeId, { hub: number; authority: number }>();
+  if (!ctx.options.hits.enabled || walked.candidates.length <= 5) return { used: false, byId };
+  const result = computeHits(
+    adjacency,
+    walked.candidates.map((c) => c.index),
+    { limit: ctx.options.hits.limit, iterations: ctx.options.hits.iterations, scores: walked.scores },
+  );
+  for (let i = 0; i < result.indices.length; i++) {
+    byId.set(adjacency.ids[result.indices[i]!]!, { hub: result.hub[i]!, authority: result.authority[i]! });
+  }
+  return { used: result.indices.length > 0, byId };
+}
+
+/** The nodes to rank: fixed by the seeding, or what the walk reached plus the seeds, forced symbols and lexical hits. */
+function candidateIds(seeding: Seeding, walked: WalkOutcome, lexical: ReadonlyMap<NodeId, unknown>): NodeId[] {
+  if (seeding.candidates) return [...new Set(seeding.candidates)];
   const ids = walked.candidates.map((c) => c.id);
-  for (const seed of seeds) if (!walked.byId.has(seed.node.id) && !seed.node.external) ids.push(seed.node.id);
-  const forcedIds = new Set(forced.map((n) => n.id));
-  for (const node of forced) if (!ids.includes(node.id)) ids.push(node.id);
+  for (const seed of seeding.seeds) if (!walked.byId.has(seed.node.id) && !seed.node.external) ids.push(seed.node.id);
+  for (const node of seeding.forced) if (!ids.includes(node.id)) ids.push(node.id);
   const known = new Set(ids);
   for (const id of lexical.keys()) if (!known.has(id)) ids.push(id);
+  return ids;
+}
+
+async function buildRankInputs(ctx: PipelineContext, state: GraphState, seeding: Seeding, walked: WalkOutcome, hubs: Hubs): Promise<RankInput[]> {
+  const { adjacency } = state;
+  const { terms, classesByNode } = seeding;
+  const lexical = lexicalEvidence(seeding.channels['lexical'] ?? []);
+  const ranks = channelRanks(seeding.channels);
+  const seedById = new Map(seeding.seeds.map((s) => [s.node.id, s]));
+  const forcedIds = new Set(seeding.forced.map((n) => n.id));
+  const ids = candidateIds(seeding, walked, lexical);
   const nodes = await ctx.store.getNodes(ids);
 
-  const hitsById = new Map<NodeId, { hub: number; authority: number }>();
-  let hitsUsed = false;
-  if (ctx.options.hits.enabled && walked.candidates.length > 5) {
-    const result = computeHits(
-      adjacency,
-      walked.candidates.map((c) => c.index),
-      { limit: ctx.options.hits.limit, iterations: ctx.options.hits.iterations, scores: walked.scores },
-    );
-    for (let i = 0; i < result.indices.length; i++) {
-      hitsById.set(adjacency.ids[result.indices[i]!]!, { hub: result.hub[i]!, authority: result.authority[i]! });
-    }
-    hitsUsed = result.indices.length > 0;
-  }
-  const feedback = await ctx.store.feedbackFor(ids, { keywordCluster: cluster });
+  const feedback = await ctx.store.feedbackFor(ids, seeding.keywordCluster === null ? {} : { keywordCluster: seeding.keywordCluster });
   const sessionBoosts = ctx.session ? ctx.session.boosts(ids, ctx.now) : new Map<NodeId, number>();
 
   const wrappers = await namespaceWrappers(ctx.store, nodes, state.namespaces);
@@ -336,7 +326,7 @@ async function buildRankInputs(
     const walk = walked.byId.get(node.id);
     const seed = seedById.get(node.id);
     const incoming = index >= 0 ? bestIncoming(adjacency, index) : undefined;
-    const hit = hitsById.get(node.id);
+    const hit = hubs.byId.get(node.id);
     const tally = feedback.get(node.id);
     const boost = sessionBoosts.get(node.id);
     const classes = classesByNode.get(node.id);
@@ -359,7 +349,7 @@ async function buildRankInputs(
       ...(forcedIds.has(node.id) ? { forced: true } : {}),
     });
   }
-  return { inputs, hitsUsed, hitsById };
+  return inputs;
 }
 
 /** Edges of the adjacency whose both endpoints are among `ids`. */

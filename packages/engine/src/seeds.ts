@@ -1,6 +1,6 @@
 import type { GraphNode, GraphStore, NodeId } from '@knowing/graph';
 import { isTypeLike, packageOf } from '@knowing/graph';
-import { isTestFilePath } from '@knowing/rank';
+import { isAuxiliaryCode } from '@knowing/rank';
 import type { SeedOptions } from './options.js';
 import type { ChannelHit, FusedCandidate, Seed } from './types.js';
 
@@ -29,9 +29,13 @@ export function noiseReason(node: GraphNode): string | null {
   return null;
 }
 
-/** Test code by the indexer's flag or by path convention. */
-export function isTestNode(node: GraphNode): boolean {
-  return node.isTest || isTestFilePath(node.file);
+/**
+ * Code seeded after everything else, and never forced to the front, unless the task is about
+ * tests: test code (the language module's `node.isTest`, the one test rule) and auxiliary code
+ * (benchmarks and examples, `isAuxiliaryCode`), which the rankers demote alike.
+ */
+export function seedsLast(node: GraphNode): boolean {
+  return node.isTest || isAuxiliaryCode(node);
 }
 
 /** Maximum seeds for a graph of `nodeCount` nodes (more seeds on larger graphs). */
@@ -98,8 +102,8 @@ export function selectSeeds(
   let ordered = candidates.filter((c) => noiseReason(c.node) === null);
   if (nodeCount > options.preferTypesAbove) ordered = preferTypes(ordered);
   if (options.testsLast && !aboutTests) {
-    const code = ordered.filter((c) => !isTestNode(c.node));
-    const tests = ordered.filter((c) => isTestNode(c.node));
+    const code = ordered.filter((c) => !seedsLast(c.node));
+    const tests = ordered.filter((c) => seedsLast(c.node));
     ordered = [...(options.focused && code.length > 5 ? focusCandidates(code) : code), ...tests];
   } else if (options.focused && ordered.length > 5) {
     ordered = focusCandidates(ordered);
@@ -114,7 +118,7 @@ export function selectSeeds(
   const seen = new Set(seeds.map((s) => s.node.id));
   for (const hit of pathHits) {
     if (seeds.length >= max + 10) break;
-    if (seen.has(hit.node.id) || noiseReason(hit.node) !== null || (!aboutTests && isTestNode(hit.node))) continue;
+    if (seen.has(hit.node.id) || noiseReason(hit.node) !== null || (!aboutTests && seedsLast(hit.node))) continue;
     seen.add(hit.node.id);
     seeds.push({ node: hit.node, weight: supplementalWeight, origin: 'path', channels: ['path'] });
   }

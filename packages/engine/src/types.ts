@@ -29,8 +29,11 @@ export interface FusedCandidate {
 export interface Seed {
   readonly node: GraphNode;
   readonly weight: number;
-  /** How it became a seed: a fused candidate, an implementor of one, or a supplemental path hit. */
-  readonly origin: 'fused' | 'interface' | 'path';
+  /**
+   * How it became a seed: a fused candidate, an implementor of one, or a supplemental path hit
+   * (task queries); a symbol of a file the query named (file and PR queries).
+   */
+  readonly origin: 'fused' | 'interface' | 'path' | 'file';
   readonly channels: readonly ChannelName[];
 }
 
@@ -80,12 +83,23 @@ export interface QueryOptions {
   readonly session?: string;
   /** Bypass caches. */
   readonly fresh?: boolean;
-  /** Record a trace of every pipeline stage. */
+  /** Record a trace of every pipeline stage (the answer is then computed afresh, not cached). */
   readonly trace?: boolean;
 }
 
-/** What one pipeline stage decided; returned with `trace: true` and used by `explainSymbol`. */
+/**
+ * The kind of query, which decides only how the pipeline is seeded: a task's text, the files an
+ * agent works in (`forFiles`), or the files a change touches (`forPR`).
+ */
+export type QueryKind = 'task' | 'files' | 'pr';
+
+/**
+ * What each pipeline stage decided; returned with `trace: true` and used by `explainSymbol`.
+ * File and PR queries have no keywords, channels, fused candidates or classes: their seeds are
+ * the files' symbols.
+ */
 export interface PipelineTrace {
+  readonly kind: QueryKind;
   readonly keywords: KeywordSet;
   readonly ftsQuery: string;
   readonly channels: Readonly<Record<ChannelName, readonly ChannelHit[]>>;
@@ -97,6 +111,7 @@ export interface PipelineTrace {
   readonly walk: ReadonlyMap<NodeId, { readonly score: number; readonly hops: number }>;
   readonly hits: ReadonlyMap<NodeId, { readonly hub: number; readonly authority: number }>;
   readonly ranked: readonly RankedSymbol[];
+  /** Milliseconds per stage: the seeding's steps, then `walk`, `hits`, `inputs`, `rank`, `pack`. */
   readonly timings: Readonly<Record<string, number>>;
 }
 
@@ -182,9 +197,15 @@ export interface Engine {
   readonly classes: ClassRegistry;
   /** The symbols an agent should read for a task. */
   forTask(task: string, options?: QueryOptions): Promise<ContextResult>;
-  /** Symbols of the given files plus their direct callers. */
+  /**
+   * Symbols of the given files plus their direct callers, ranked like a task's answer (walk,
+   * HITS, term and text match of the paths' words, feedback) by the formula ranker.
+   */
   forFiles(files: readonly string[], options?: QueryOptions): Promise<ContextResult>;
-  /** The impact neighbourhood of changed files (walk from every changed symbol). */
+  /**
+   * The impact neighbourhood of changed files: a walk from every changed symbol over the whole
+   * graph, ranked like a task's answer by the formula ranker, packed within `pack.prBudget`.
+   */
   forPR(files: readonly string[], options?: QueryOptions): Promise<ContextResult>;
   /** Why a symbol is (or is not) in the answer to a task. */
   explainSymbol(task: string, symbol: string, options?: QueryOptions): Promise<SymbolExplanation>;

@@ -1,11 +1,23 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import type { Dirent, Stats } from 'node:fs';
+import { createRequire } from 'node:module';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import path from 'node:path';
-import ignore from 'ignore';
+import type ignoreFactory from 'ignore';
 import type { Ignore } from 'ignore';
 import { ErrorCode, KnowingError } from '@knowing/graph';
+
+let loadedIgnore: typeof ignoreFactory | undefined;
+/**
+ * A matcher from the `ignore` package, loaded on first use: a walk over directories and rules
+ * that did not change takes every verdict from the stored listings, and the freshness check
+ * that runs before each CLI answer should not pay for loading it (a CommonJS module, a few ms).
+ */
+function ignore(): Ignore {
+  loadedIgnore ??= createRequire(import.meta.url)('ignore') as typeof ignoreFactory;
+  return loadedIgnore();
+}
 
 /** Why discovery passed over a file or directory. */
 export type SkipReason =

@@ -11,6 +11,8 @@ export type { ExtractTask, ExtractResult, ReadFile } from './extract.js';
 export { qualifiedNameOf } from './resolve.js';
 export { DERIVED_PASSES, DERIVED_SHARDS } from './derive.js';
 export { detectRepoId, normaliseRemoteUrl } from './repo-id.js';
+export { checkFreshness, sourceFileFilter, staleFileCount, DEFAULT_FRESHNESS_OPTIONS } from './fresh.js';
+export type { FreshnessOptions, FreshnessReport } from './fresh.js';
 export { loadGrammar, createParser, withTree, ParseTimeoutError } from './parser.js';
 export type { GrammarName } from './parser.js';
 export type {

@@ -8,6 +8,7 @@
  * cached extractions and writes only the owners whose output changed.
  */
 import { CALLABLE_KINDS, nodeId, TYPE_LIKE_KINDS } from '@knowing/graph';
+import { isTestSupportPath } from './languages/common.js';
 import type { EdgeType, GraphEdge, GraphNode, LanguageId, NodeId, NodeKind, Provenance } from '@knowing/graph';
 import type {
   FileExtraction,
@@ -605,7 +606,7 @@ export class Project {
       get fileId(): NodeId {
         return (fileId ??= nodeId(repoId, file.path, 'file'));
       },
-      isTestFile: file.language.isTestFile(file.path),
+      isTestFile: file.language.isTestFile(file.path) || isTestSupportPath(file.path),
       index,
       base,
       canon,

@@ -1,6 +1,6 @@
 import type { GraphStore } from '@knowing/graph';
-import { createLanguageRegistry, DEFAULT_INDEX_OPTIONS, discoverFiles, indexRepository } from '@knowing/indexer';
-import type { DirectoryListing, IndexProgress, IndexSummary, KnownFileState, LanguageRegistry } from '@knowing/indexer';
+import { checkFreshness, createLanguageRegistry, indexRepository } from '@knowing/indexer';
+import type { IndexProgress, IndexSummary } from '@knowing/indexer';
 import type { McpIndexOptions } from './types.js';
 
 /** What made an index run happen. */
@@ -16,6 +16,8 @@ export interface StaleReport {
   readonly added: readonly string[];
   /** Indexed, gone from disk (or now ignored). */
   readonly deleted: readonly string[];
+  /** Files whose times moved but not their content: not stale, but read by every check until an index run records the times. */
+  readonly touched?: number;
   /** How long the check took. */
   readonly checkMs: number;
 }
@@ -50,17 +52,14 @@ export interface WaitOptions {
 
 /**
  * Keeps the index in step with the working tree, one index run at a time: indexes on first
- * use, and before an answer re-indexes when files changed. The check is cheap when nothing
- * changed: files whose size and modification time are unchanged are not read again.
+ * use, and before an answer re-indexes when files changed. The check is the CLI's
+ * (`checkFreshness` of @knowing/indexer), cheap when nothing changed: files whose size and
+ * times match what the index recorded are not read, unchanged directories not listed again.
  */
 export class IndexKeeper {
   private tail: Promise<unknown> = Promise.resolve();
-  private known = new Map<string, KnownFileState>();
-  /** Directory listings of the last walk: unchanged directories are not read again. */
-  private directories: ReadonlyMap<string, DirectoryListing> = new Map();
   private readonly listeners = new Set<(event: IndexProgress) => void>();
   private readonly startWaiters = new Set<() => void>();
-  private readonly registry: LanguageRegistry;
   private runningKind: RunKind | null = null;
   private lastProgress: IndexProgress | null = null;
   private hasIndex = false;
@@ -72,7 +71,7 @@ export class IndexKeeper {
     private readonly log: (message: string) => void,
   ) {
     // Unknown language names throw here, when the server is created, not on the first call.
-    this.registry = createLanguageRegistry(indexOptions.languages ? { languages: indexOptions.languages } : {});
+    createLanguageRegistry(indexOptions.languages ? { languages: indexOptions.languages } : {});
   }
 
   /** The run in progress, if any. */
@@ -89,28 +88,14 @@ export class IndexKeeper {
 
   /** Compare the working tree with the index (no writes). */
   async stale(): Promise<StaleReport> {
-    const started = performance.now();
-    const discovery = await discoverFiles({
+    const { discovered, changed, added, deleted, touched, checkMs } = await checkFreshness({
       root: this.root,
-      accept: (file) => this.registry.forPath(file) !== undefined,
-      maxFileBytes: this.indexOptions.maxFileBytes ?? DEFAULT_INDEX_OPTIONS.maxFileBytes,
-      skipDirectories: this.indexOptions.skipDirectories ?? DEFAULT_INDEX_OPTIONS.skipDirectories,
-      previous: this.known,
-      previousDirectories: this.directories,
+      store: this.store,
+      ...(this.indexOptions.languages ? { languages: this.indexOptions.languages } : {}),
+      ...(this.indexOptions.maxFileBytes !== undefined ? { maxFileBytes: this.indexOptions.maxFileBytes } : {}),
+      ...(this.indexOptions.skipDirectories ? { skipDirectories: this.indexOptions.skipDirectories } : {}),
     });
-    this.directories = discovery.directories;
-    this.known = new Map(discovery.files.map((f) => [f.path, { sizeBytes: f.sizeBytes, mtimeMs: f.mtimeMs, contentHash: f.contentHash }]));
-    const stored = new Map((await this.store.listFiles()).map((record) => [record.path, record.contentHash]));
-    const changed: string[] = [];
-    const added: string[] = [];
-    for (const file of discovery.files) {
-      const hash = stored.get(file.path);
-      if (hash === undefined) added.push(file.path);
-      else if (hash !== file.contentHash) changed.push(file.path);
-    }
-    const present = new Set(discovery.files.map((f) => f.path));
-    const deleted = [...stored.keys()].filter((file) => !present.has(file)).sort();
-    return { discovered: discovery.files.length, changed, added, deleted, checkMs: Math.round((performance.now() - started) * 10) / 10 };
+    return { discovered, changed, added, deleted, touched: touched.length, checkMs };
   }
 
   /**
@@ -124,7 +109,12 @@ export class IndexKeeper {
         if (!refresh) return null;
         const report = await this.stale();
         const count = staleCount(report);
-        if (count === 0) return null;
+        if (count === 0) {
+          // Only times moved (a checkout of the same content): an index run records them, so
+          // that later checks need not read those files again. Nothing changes in the answer.
+          if ((report.touched ?? 0) > 0) await this.run('incremental');
+          return null;
+        }
         return { kind: 'incremental', summary: await this.run('incremental'), stale: count };
       }),
       wait,

@@ -20,7 +20,7 @@ import type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations
 import type { z } from 'zod';
 import { invalidArgument, notFound } from './errors.js';
 import { IndexKeeper, staleCount } from './freshness.js';
-import type { Freshness } from './freshness.js';
+import type { Freshness, StaleReport } from './freshness.js';
 import { changedFiles } from './git.js';
 import type { IndexFiles } from './git.js';
 import { guardTransport } from './jsonrpc.js';
@@ -57,6 +57,7 @@ export const DEFAULT_SERVER_OPTIONS = Object.freeze({
   defaultFormat: 'gcf' as McpFormat,
   packHistory: 16,
   refresh: true,
+  indexing: true,
   indexWaitMs: 25_000,
   maxTaskChars: 20_000,
 });
@@ -101,6 +102,10 @@ const ANNOTATIONS = {
 } as const satisfies Record<(typeof TOOL_NAMES)[number], ToolAnnotations>;
 
 const MAX_STALE_LISTED = 50;
+/** The stale report of a server that does not index (it has no working tree to compare). */
+const NO_STALE = Object.freeze({ discovered: 0, changed: [] as string[], added: [] as string[], deleted: [] as string[], touched: 0, checkMs: 0 });
+const NOT_INDEXED_TEXT =
+  'This repository is not indexed yet, and this server does not index it: run `knowing index --store …` where it is checked out (a CI job on push), then ask again.\n';
 /** Context answers carry code unless the agent asks for names only (`include_code: false`). */
 const DEFAULT_INCLUDE_CODE = true;
 const MAX_OBSERVED_FILES = 200;
@@ -108,7 +113,8 @@ const PROGRESS_INTERVAL_MS = 250;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-function packageVersion(): string {
+/** This package's version, announced to clients. */
+export function packageVersion(): string {
   try {
     const require = createRequire(import.meta.url);
     return (require('../package.json') as { version?: string }).version ?? '0.0.0';
@@ -152,19 +158,38 @@ function progressSender(extra: Extra): ((event: IndexProgress) => void) | undefi
 }
 
 /**
- * Create the knowing MCP server for one repository: seven tools over the engine, an index
- * kept current with the working tree, one session per connection.
- *
- * @example
- * ```ts
- * import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
- * import { createKnowingServer } from '@knowing/mcp';
- *
- * const server = await createKnowingServer({ repoRoot: '/src/flask' });
- * await server.connect(new StdioServerTransport());
- * ```
+ * What every connection to one repository shares: the store, the engine (its graph caches;
+ * sessions are kept apart by session id), the index runs (one at a time) and the answer
+ * tokenizer. `createKnowingServer` opens one for its single connection; the HTTP server
+ * (`startHttpServer`) opens one per repository and a connection server per client session
+ * over it (`connectionServer`).
  */
-export async function createKnowingServer(options: KnowingServerOptions): Promise<KnowingServer> {
+export interface RepositoryHost {
+  readonly options: KnowingServerOptions;
+  readonly guard: PathGuard;
+  /** Real path of the repository root. */
+  readonly root: string;
+  readonly dbPath: string | null;
+  /** The store as the server uses it (yielding between calls). */
+  readonly store: GraphStore;
+  readonly indexFiles: IndexFiles;
+  readonly keeper: IndexKeeper;
+  readonly engine: Engine;
+  readonly answerTokenizer: Tokenizer;
+  readonly readSource: (file: string) => string | undefined;
+  readonly defaultFormat: McpFormat;
+  readonly packHistory: number;
+  readonly refresh: boolean;
+  readonly indexing: boolean;
+  readonly indexWaitMs: number;
+  readonly maxTaskChars: number;
+  readonly log: (message: string) => void;
+  /** Wait for a running index run, then close the store if the host opened it. */
+  close(): Promise<void>;
+}
+
+/** Check the options and open what every connection to the repository shares. */
+export async function openRepositoryHost(options: KnowingServerOptions): Promise<RepositoryHost> {
   if (!options || typeof options.repoRoot !== 'string' || options.repoRoot === '') {
     throw new KnowingError(ErrorCode.InvalidArgument, 'createKnowingServer needs a repoRoot', { source: 'mcp', hint: 'pass { repoRoot: "/path/to/repo" }' });
   }
@@ -183,14 +208,15 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
   if (!Number.isInteger(packHistory) || packHistory < 1) {
     throw new KnowingError(ErrorCode.InvalidArgument, `packHistory must be a whole number ≥ 1, got ${packHistory}`, { source: 'mcp' });
   }
-  const refresh = options.refresh ?? DEFAULT_SERVER_OPTIONS.refresh;
+  const indexing = options.indexing ?? DEFAULT_SERVER_OPTIONS.indexing;
+  // Without indexing there is nothing to refresh with.
+  const refresh = indexing && (options.refresh ?? DEFAULT_SERVER_OPTIONS.refresh);
   const indexWaitMs = options.indexWaitMs ?? DEFAULT_SERVER_OPTIONS.indexWaitMs;
   const maxTaskChars = options.maxTaskChars ?? DEFAULT_SERVER_OPTIONS.maxTaskChars;
   if (!Number.isInteger(maxTaskChars) || maxTaskChars < 1) {
     throw new KnowingError(ErrorCode.InvalidArgument, `maxTaskChars must be a whole number ≥ 1, got ${maxTaskChars}`, { source: 'mcp' });
   }
   const log = options.log ?? (() => {});
-  const sessionId = options.sessionId ?? randomUUID();
 
   const guard = await PathGuard.create(options.repoRoot);
   const root = guard.realRoot;
@@ -210,7 +236,7 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
 
   let keeper: IndexKeeper;
   let engine: Engine;
-  const gcfSession: GcfSession = createGcfSession();
+  let answerTokenizer: Tokenizer;
   try {
     keeper = new IndexKeeper(root, store, options.indexOptions ?? {}, log);
     const tokenizer = options.engine?.tokenizer;
@@ -228,27 +254,86 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
       // again would pick a different pack and `pack_root` could never answer "unchanged".
       symbolCost: (format) => costFunctionFor(format, tokenizer),
     });
+    // Answers hold their budget in real tokens: the whole printed text, counted with cl100k_base
+    // (or the tokenizer the embedder passed in).
+    answerTokenizer = options.engine?.tokenizer ?? (await createExactTokenizer());
   } catch (error) {
     if (ownsStore) await ownStore.close();
     throw error;
   }
 
-  // Answers hold their budget in real tokens: the whole printed text, counted with cl100k_base
-  // (or the tokenizer the embedder passed in).
-  const answerTokenizer: Tokenizer = options.engine?.tokenizer ?? (await createExactTokenizer());
-  const readSource = sourceReader(root);
+  let closed = false;
+  return {
+    options,
+    guard,
+    root,
+    dbPath,
+    store,
+    indexFiles,
+    keeper,
+    engine,
+    answerTokenizer,
+    readSource: sourceReader(root),
+    defaultFormat,
+    packHistory,
+    refresh,
+    indexing,
+    indexWaitMs,
+    maxTaskChars,
+    log,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await keeper.idle();
+      if (ownsStore) await ownStore.close();
+    },
+  };
+}
+
+/**
+ * Create the knowing MCP server for one repository: seven tools over the engine, an index
+ * kept current with the working tree, one session per connection.
+ *
+ * @example
+ * ```ts
+ * import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+ * import { createKnowingServer } from '@knowing/mcp';
+ *
+ * const server = await createKnowingServer({ repoRoot: '/src/flask' });
+ * await server.connect(new StdioServerTransport());
+ * ```
+ */
+export async function createKnowingServer(options: KnowingServerOptions): Promise<KnowingServer> {
+  const host = await openRepositoryHost(options);
+  return connectionServer(host, options, { ownsHost: true });
+}
+
+/**
+ * One connection's server over a repository host: its own MCP server, session id, gcf session
+ * and pack history. `close()` closes the host too only when `ownsHost`.
+ */
+export function connectionServer(
+  host: RepositoryHost,
+  connection: Pick<KnowingServerOptions, 'sessionId' | 'serverInfo'>,
+  { ownsHost }: { readonly ownsHost: boolean },
+): KnowingServer {
+  const { guard, root, dbPath, store, indexFiles, keeper, engine, answerTokenizer, readSource, defaultFormat, packHistory, refresh, indexing, indexWaitMs, maxTaskChars, log } = host;
+  const sessionId = connection.sessionId ?? randomUUID();
+  const gcfSession: GcfSession = createGcfSession();
 
   /** Recent packs by root, for deltas. Bounded: an agent session can run for hours. */
   const packs = new LruMap<string, ContextPack>(packHistory);
   /** Symbols this connection has been sent, to pick the right one when feedback names an ambiguous name. */
   const sent = new Set<NodeId>();
 
-  const mcp = new McpServer(options.serverInfo ?? { name: 'knowing', version: packageVersion() }, { instructions: INSTRUCTIONS });
+  const mcp = new McpServer(connection.serverInfo ?? { name: 'knowing', version: packageVersion() }, { instructions: INSTRUCTIONS });
 
   // ------------------------------------------------------------------ helpers
 
   /** Bring the index up to date; a result to return instead of answering when there is no index yet. */
   async function freshen(extra: Extra, withRefresh = refresh): Promise<{ notes: string[]; pending?: CallToolResult }> {
+    // Without indexing, the store is answered from as it is; another process keeps it.
+    if (!indexing) return (await keeper.indexed()) ? { notes: [] } : { notes: [], pending: textResult(NOT_INDEXED_TEXT) };
     const onProgress = progressSender(extra);
     const freshness: Freshness = await keeper.ensureFresh(withRefresh, { waitMs: indexWaitMs, ...(onProgress ? { onProgress } : {}) });
     if (freshness.ready) return { notes: freshness.run ? [runNote(freshness.run)] : [] };
@@ -379,7 +464,7 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
   async function status(): Promise<IndexStatus> {
     const indexed = await keeper.indexed();
     const [repo, snapshot, counts] = await Promise.all([store.repo(), store.currentSnapshot(), store.counts()]);
-    const stale = await keeper.stale();
+    const stale: StaleReport = indexing ? await keeper.stale() : NO_STALE;
     const running = keeper.running;
     return {
       repo_root: root,
@@ -629,6 +714,7 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
       inputSchema: reindexInput,
     },
     async (args, extra) => {
+      if (!indexing) throw invalidArgument('this server does not index the repository: it answers from a store another process keeps current', 'run `knowing index --store …` where the repository is checked out (a CI job on push)');
       const onProgress = progressSender(extra);
       const freshness = await keeper.reindex(args.full ?? false, { waitMs: indexWaitMs, ...(onProgress ? { onProgress } : {}) });
       if (!freshness.ready) {
@@ -655,8 +741,7 @@ export async function createKnowingServer(options: KnowingServerOptions): Promis
       if (closed) return;
       closed = true;
       await mcp.close().catch(() => undefined);
-      await keeper.idle();
-      if (ownsStore) await ownStore.close();
+      if (ownsHost) await host.close();
     },
   };
 }

@@ -49,6 +49,14 @@ export interface KnowingServerOptions {
   /** Re-index changed files before each answer, so an edit shows in the next answer. @default true */
   readonly refresh?: boolean;
   /**
+   * Whether the server runs the indexer at all (first index, refresh, `reindex`). `false` for a
+   * server that answers from a store another process keeps current (`knowing index --store …`
+   * in CI) and has no checkout of its own: answers come from the store as it is, `reindex` is
+   * refused, `index_status` lists no stale files, and a repository not indexed yet says so.
+   * @default true
+   */
+  readonly indexing?: boolean;
+  /**
    * How long a tool call waits for an index run before answering without it: with no index
    * yet, the answer says indexing is under way; otherwise it comes from the previous index,
    * with a note. The run continues either way. @default 25000
@@ -115,4 +123,110 @@ export interface StdioServerOptions extends KnowingServerOptions {
    * are not kept — and answered with a -32600 error; the connection goes on. @default 10485760 (10 MiB, the MCP SDK's limit)
    */
   readonly maxMessageBytes?: number;
+}
+
+/**
+ * One repository of an HTTP server ({@link HttpServerOptions}): the name clients use and the
+ * server options for it.
+ *
+ * @example
+ * ```ts
+ * const shop: HttpRepository = { name: 'github.com/acme/shop', server: { repoRoot: '/srv/shop', refresh: false } };
+ * ```
+ */
+export interface HttpRepository {
+  /**
+   * The name in the URL: the repository answers at `/mcp/<name>`. Letters, digits, `._~-`,
+   * and `/` between parts (`shop`, `github.com/acme/shop`).
+   */
+  readonly name: string;
+  /**
+   * As for `createKnowingServer`: the checkout (`repoRoot`), the store (`store`, or the SQLite
+   * file `dbPath`), engine and index settings. `sessionId` and `serverInfo` are per client
+   * session and set by the HTTP server; `log` defaults to the HTTP server's.
+   */
+  readonly server: Omit<KnowingServerOptions, 'sessionId' | 'serverInfo'>;
+}
+
+/**
+ * A bearer token clients of the HTTP server send (`Authorization: Bearer <token>`).
+ *
+ * @example
+ * ```ts
+ * const ci: HttpToken = { token: 'c0ffee…', label: 'ci', write: true };
+ * ```
+ */
+export interface HttpToken {
+  /** At least 16 characters, no spaces (`openssl rand -hex 32`). */
+  readonly token: string;
+  /** May call `reindex`; every token may call the other tools. @default false */
+  readonly write?: boolean;
+  /** Names the token in logs and errors, instead of the token itself. @default `token <n>` (1-based) */
+  readonly label?: string;
+}
+
+/**
+ * Options of {@link startHttpServer}. Defaults are in `DEFAULT_HTTP_OPTIONS`.
+ *
+ * @example
+ * ```ts
+ * const options: HttpServerOptions = {
+ *   repositories: [{ name: 'shop', server: { repoRoot: '/srv/shop' } }],
+ *   tokens: [{ token: readFileSync('/etc/knowing/token', 'utf8').trim() }],
+ *   host: '0.0.0.0',
+ * };
+ * ```
+ */
+export interface HttpServerOptions {
+  readonly repositories: readonly HttpRepository[];
+  /** Who may call: every MCP request must carry one of these. */
+  readonly tokens: readonly HttpToken[];
+  /** @default '127.0.0.1' */
+  readonly host?: string;
+  /** 0 picks a free port (`KnowingHttpServer.port` says which). @default 7420 */
+  readonly port?: number;
+  /** Longest request body; a longer one is answered 413. @default 1048576 (1 MiB) */
+  readonly maxBodyBytes?: number;
+  /** Requests a token may make per minute (0: no limit); beyond, 429 with `Retry-After`. @default 600 */
+  readonly requestsPerMinute?: number;
+  /** Requests a token may make at once before the per-minute rate applies. @default 60 */
+  readonly burst?: number;
+  /** A session without requests for this long is closed. @default 1800000 (30 minutes) */
+  readonly sessionIdleMs?: number;
+  /** Sessions open at once; a new one beyond is answered 503. @default 1000 */
+  readonly maxSessions?: number;
+  /** How long `close()` waits for requests in flight. @default 10000 */
+  readonly shutdownTimeoutMs?: number;
+  /**
+   * Browser origins allowed to call (the `Origin` header); a request from any other origin is
+   * refused with 403, against DNS rebinding. Clients outside browsers send no `Origin`.
+   * @default []
+   */
+  readonly allowedOrigins?: readonly string[];
+  /** Diagnostics (sessions opened and closed, failures); never a token. @default discard */
+  readonly log?: (message: string) => void;
+  /** Server name and version announced to clients and shown by `/healthz`. @default { name: 'knowing', version: package version } */
+  readonly serverInfo?: { readonly name: string; readonly version: string };
+}
+
+/**
+ * A running HTTP server ({@link startHttpServer}).
+ *
+ * @example
+ * ```ts
+ * const server = await startHttpServer(options);
+ * console.error(`serving ${server.endpoint('shop')}`);
+ * await server.close();
+ * ```
+ */
+export interface KnowingHttpServer {
+  /** `http://host:port`, the address it listens on. */
+  readonly url: string;
+  readonly port: number;
+  /** Names of the repositories served, in the order given. */
+  readonly repositories: readonly string[];
+  /** The MCP endpoint of a repository: `<url>/mcp/<name>`. */
+  endpoint(name: string): string;
+  /** Stop accepting, let requests in flight finish, close the sessions and the stores opened. */
+  close(): Promise<void>;
 }

@@ -35,6 +35,7 @@ export const RANK_COMPONENTS = Object.freeze({
   lexical: 'lexical',
   hubDamping: 'hub_damping',
   testPenalty: 'test_penalty',
+  auxiliaryPenalty: 'auxiliary_penalty',
   kindPrior: 'kind_prior',
   forced: 'forced',
 } as const);

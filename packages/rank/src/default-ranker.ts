@@ -15,7 +15,7 @@ import {
   sessionContribution,
 } from './components.js';
 import { DEFAULT_RANKING_OPTIONS, resolveRankingOptions } from './options.js';
-import { isTestTask } from './test-detection.js';
+import { isAuxiliaryCode, isTestTask } from './test-detection.js';
 import type {
   RankContext,
   RankExplanation,
@@ -160,6 +160,7 @@ export function scoreInput(input: RankInput, scoring: ScoringContext): ScoredInp
     [C.lexical]: o.lexicalWeight * (input.lexical ?? 0),
     [C.hubDamping]: 0,
     [C.testPenalty]: 0,
+    [C.auxiliaryPenalty]: 0,
     [C.kindPrior]: 0,
     [C.forced]: 0,
   };
@@ -177,6 +178,13 @@ export function scoreInput(input: RankInput, scoring: ScoringContext): ScoredInp
   if (testMultiplier !== 1) {
     const delta = penaltyDelta(score, testMultiplier);
     components[C.testPenalty] = delta;
+    score += delta;
+  }
+  // Benchmarks and examples are not test code, but ranked like it (a separate feature, so the test rule stays the language module's).
+  const auxiliaryMultiplier = !isTest && !scoring.aboutTests && isAuxiliaryCode(input.node) ? o.auxiliaryPenalty : 1;
+  if (auxiliaryMultiplier !== 1) {
+    const delta = penaltyDelta(score, auxiliaryMultiplier);
+    components[C.auxiliaryPenalty] = delta;
     score += delta;
   }
 
@@ -204,6 +212,7 @@ export function scoreInput(input: RankInput, scoring: ScoringContext): ScoredInp
     text_match: input.textMatch ?? 0,
     lexical: input.lexical ?? 0,
     test_multiplier: testMultiplier,
+    auxiliary_multiplier: auxiliaryMultiplier,
   };
   const ratio = feedbackRatio(input.feedback, o.feedback.confidence);
   if (ratio !== undefined) factors['feedback_ratio'] = ratio;
@@ -337,6 +346,12 @@ function explainNotes(entry: ScoredInput, context: RankContext, scoring: Scoring
       scoring.aboutTests
         ? 'test code: penalty lifted because the task is about tests'
         : `test code: score ×${scoring.options.testPenalty}`,
+    );
+  } else if (isAuxiliaryCode(input.node)) {
+    notes.push(
+      scoring.aboutTests
+        ? 'auxiliary code (benchmarks, examples): penalty lifted because the task is about tests'
+        : `auxiliary code (benchmarks, examples): score ×${scoring.options.auxiliaryPenalty}`,
     );
   }
   if (input.forced) notes.push(`forced to the front (framework injection, +${scoring.options.forcedMargin} over the top)`);

@@ -50,7 +50,7 @@ export {
   penaltyDelta,
 } from './components.js';
 export type { RankComponentName } from './components.js';
-export { isTestFilePath, isTestTask, splitWords } from './test-detection.js';
+export { isAuxiliaryCode, isTestTask, splitWords } from './test-detection.js';
 export {
   DEFAULT_RANKER_NAME,
   checkRankInputs,

@@ -10,7 +10,7 @@ import { finalizeRanking, toRankedSymbol } from './default-ranker.js';
 import type { ScoredInput } from './types.js';
 import { DEFAULT_RANKING_OPTIONS, DEFAULT_TEST_TASK_WORDS, defaultIsTestSymbol } from './options.js';
 import { feedbackAdjustment, sessionContribution } from './components.js';
-import { isTestTask } from './test-detection.js';
+import { isAuxiliaryCode, isTestTask } from './test-detection.js';
 import { DEFAULT_LEARNED_MODEL } from './learned-model.js';
 import type { RankContext, RankExplanation, RankInput, Ranker } from './types.js';
 
@@ -44,7 +44,15 @@ export const LEARNED_FEATURES = [
   'file_lexical',
   'file_hits',
   'named_in_task',
+  'auxiliary_code',
 ] as const;
+
+/**
+ * The features of models trained before `auxiliary_code` was split from `test_code` (which then
+ * also covered benchmarks and examples). Such a model is read with `auxiliary_code` at
+ * `test_code`'s weight and scale and a mean of 0, which scores every candidate as it was trained to.
+ */
+const FEATURES_BEFORE_AUXILIARY = LEARNED_FEATURES.filter((f) => f !== 'auxiliary_code');
 
 export type LearnedFeature = (typeof LEARNED_FEATURES)[number];
 
@@ -133,6 +141,8 @@ export function learnedFeatures(inputs: readonly RankInput[], context: RankConte
       type_like: TYPE_KINDS.has(kind) ? 1 : 0,
       member: MEMBER_KINDS.has(kind) ? 1 : 0,
       test_code: !aboutTests && defaultIsTestSymbol(input.node) ? 1 : 0,
+      // Benchmarks and examples: not test code, ranked by a feature of their own (never both at once).
+      auxiliary_code: !aboutTests && !defaultIsTestSymbol(input.node) && isAuxiliaryCode(input.node) ? 1 : 0,
       blast: maxBlast > 0 ? (input.callerCount ?? input.rwr * 100) / maxBlast : 0,
       forced: input.forced ? 1 : 0,
       equivalence: input.equivalenceClasses && input.equivalenceClasses.length > 0 ? 1 : 0,
@@ -142,6 +152,21 @@ export function learnedFeatures(inputs: readonly RankInput[], context: RankConte
     };
     return Float64Array.from(LEARNED_FEATURES, (name) => values[name]);
   });
+}
+
+/** A model of this version's features: one trained before the `auxiliary_code` split gains it (see {@link FEATURES_BEFORE_AUXILIARY}). */
+function withCurrentFeatures(model: LearnedModel): LearnedModel {
+  const old = FEATURES_BEFORE_AUXILIARY;
+  if (!model || !Array.isArray(model.features) || model.features.length !== old.length || !model.features.every((f, i) => f === old[i])) return model;
+  const test = old.indexOf('test_code');
+  const extend = (list: readonly number[], value: number | undefined): readonly number[] => (Array.isArray(list) ? [...list, value ?? Number.NaN] : list);
+  return {
+    ...model,
+    features: [...LEARNED_FEATURES],
+    mean: extend(model.mean, 0),
+    scale: extend(model.scale, model.scale?.[test]),
+    weights: extend(model.weights, model.weights?.[test]),
+  };
 }
 
 function checkModel(model: LearnedModel): void {
@@ -192,6 +217,7 @@ const FEATURE_GROUPS: Readonly<Record<LearnedFeature, string>> = {
   type_like: 'kind',
   member: 'kind',
   test_code: 'test_code',
+  auxiliary_code: 'auxiliary_code',
 };
 
 function grouped(components: Readonly<Record<string, number>>): Record<string, number> {
@@ -252,7 +278,7 @@ const TRACE_LOGIT = 3;
  * ```
  */
 export function createLearnedRanker(options: { readonly model?: LearnedModel; readonly name?: string } = {}): Ranker {
-  const model = options.model ?? DEFAULT_LEARNED_MODEL;
+  const model = withCurrentFeatures(options.model ?? DEFAULT_LEARNED_MODEL);
   checkModel(model);
   // The name carries the weights: answers cached under one model are not served under another.
   const name = `${options.name ?? 'knowing-learned'}@${sha256Hex(JSON.stringify([model.mean, model.scale, model.weights])).slice(0, 12)}`;

@@ -1,6 +1,5 @@
 import { ErrorCode, KnowingError } from '@knowing/graph';
 import type { GraphNode } from '@knowing/graph';
-import { isTestFilePath } from './test-detection.js';
 import type { RankingOptions, RankingOverrides, RankingWeights } from './types.js';
 
 const DAY_MS = 86_400_000;
@@ -44,18 +43,17 @@ export const DEFAULT_TEST_TASK_WORDS: readonly string[] = deepFreeze([
 ]);
 
 /**
- * The default test-code predicate: the symbol's file follows a test-file naming convention
- * ({@link isTestFilePath}). Path-based on purpose, as in the original: a library method named
- * `test_client` is not test code. Pass `(node) => node.isTest || isTestFilePath(node.file)` as
- * `isTestSymbol` to also trust the indexer's flag.
+ * The default test-code predicate: the language module's flag, `node.isTest` (a test file by
+ * the language's conventions, or a test function, class or module in any file). The one rule
+ * for test code: the engine's seeds and channels read the same flag.
  *
  * @example
  * ```ts
- * defaultIsTestSymbol({ ...node, file: 'pkg/server_test.go' }); // true
+ * defaultIsTestSymbol({ ...node, isTest: true }); // true
  * ```
  */
 export function defaultIsTestSymbol(node: GraphNode): boolean {
-  return isTestFilePath(node.file);
+  return node.isTest;
 }
 
 /**
@@ -103,6 +101,7 @@ export const DEFAULT_RANKING_OPTIONS: RankingOptions = deepFreeze({
   binaryDistance: true,
   hubDampingThreshold: 0,
   testPenalty: 0.15,
+  auxiliaryPenalty: 0.15,
   kindWeights: {},
   testTaskWords: DEFAULT_TEST_TASK_WORDS,
   isTestSymbol: defaultIsTestSymbol,
@@ -163,6 +162,7 @@ function validateRankingOptions(o: RankingOptions): void {
   if (typeof o.binaryDistance !== 'boolean') throw invalid('ranking option binaryDistance must be a boolean');
   checkNumber('hubDampingThreshold', o.hubDampingThreshold, 0);
   checkNumber('testPenalty', o.testPenalty, 0, 1);
+  checkNumber('auxiliaryPenalty', o.auxiliaryPenalty, 0, 1);
   for (const [key, value] of Object.entries(o.kindWeights)) checkNumber(`kindWeights.${key}`, value, 0);
   if (!Array.isArray(o.testTaskWords)) throw invalid('ranking option testTaskWords must be an array of words');
   if (typeof o.isTestSymbol !== 'function') throw invalid('ranking option isTestSymbol must be a function');

@@ -1,53 +1,36 @@
-/** Directory segments that hold tests in every language we index. */
-const TEST_DIRECTORIES = new Set(['tests', '__tests__', 'unittests', 'integrationtests', 'acceptancetests']);
+import type { GraphNode } from '@knowing/graph';
+
+/*
+ * Test code is what the language module says it is: `GraphNode.isTest`, set by the indexer from
+ * each language's test-file conventions and test markers (`#[test]`, `@Test`, `def test_…`,
+ * `mod tests`). Seeds, channels and rankers all read that flag; nothing here guesses it again
+ * from paths.
+ */
 
 /**
  * Directories of code that is run, not shipped: benchmarks and examples (`benches/` in Rust,
- * `docs_src/` where documentation keeps its example programs). Ranked like test code.
+ * `docs_src/` where documentation keeps its example programs).
  */
-const SUPPORT_DIRECTORIES = new Set(['benchmarks', 'benchmark', 'benches', 'bench', 'examples', 'example', '_examples', 'docs_src']);
-
-/** Test-support packages and crates: `test-support`, `cargo-test-support`, `testutil`, `testutils`, `test_helpers`. */
-const TEST_SUPPORT = /(^|[-_])test[-_]?(support|utils?|helpers?)$/;
+const AUXILIARY_DIRECTORIES = new Set(['benchmarks', 'benchmark', 'benches', 'bench', 'examples', 'example', '_examples', 'docs_src']);
 
 /**
- * Whether a repo-relative path is a test file, by the naming conventions of the indexed
- * languages: `_test.go`; `test_*.py`, `*_test.py`, `conftest.py`; `*.test.*`, `*.spec.*`;
- * `_spec.rb`, `spec/` and `test/` for Ruby outside `lib/`; `test/` elsewhere; `tests/`,
- * `__tests__/`, `src/test/` (Maven/Gradle), and .NET `*.Tests/`, `UnitTests/`,
- * `IntegrationTests/`, `AcceptanceTests/` directories; and benchmark and example code
- * (`benches/`, `benchmarks/`, `examples/`, `docs_src/`), which is ranked like tests.
+ * Whether a symbol is auxiliary code: it lives under a benchmark or example directory
+ * (`benches/`, `benchmarks/`, `examples/`, `docs_src/`, at any depth). Not test code — the
+ * language module does not flag it — but a ranking feature of its own: like test code, an agent
+ * rarely needs it, so rankers demote it (`auxiliaryPenalty`, the learned `auxiliary_code`
+ * feature) and the engine seeds it last, unless the task is about tests.
  *
  * @example
  * ```ts
- * isTestFilePath('pkg/server/server_test.go'); // true
- * isTestFilePath('src/flask/testing.py');       // false: a library module about testing
+ * isAuxiliaryCode({ ...node, file: 'crates/core/benches/parse.rs' }); // true
+ * isAuxiliaryCode({ ...node, file: 'src/exampleparser/parse.py' });   // false
  * ```
  */
-export function isTestFilePath(path: string): boolean {
-  if (!path) return false;
-  const normalized = path.replace(/\\/g, '/').toLowerCase();
-  const segments = normalized.split('/').filter((segment) => segment.length > 0);
-  const base = segments.pop() ?? '';
-  if (base.endsWith('_test.go')) return true;
-  if (base.includes('.test.') || base.includes('.spec.')) return true;
-  if (base.endsWith('.py') && (base.startsWith('test_') || base.endsWith('_test.py') || base === 'conftest.py')) return true;
-  const ruby = base.endsWith('.rb');
-  if (ruby && base.endsWith('_spec.rb')) return true;
-  // A top-level `testing/` holds a project's test harness (Ocelot, Terraform); nested under a
-  // library (`lib/rails/testing/`) it is usually shipped API, so only the root one counts.
-  if (segments[0] === 'testing') return true;
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i]!;
-    if (TEST_DIRECTORIES.has(segment) || segment.endsWith('.tests') || TEST_SUPPORT.test(segment)) return true;
-    if (SUPPORT_DIRECTORIES.has(segment)) return true;
-    if (segment === 'test') {
-      // Ruby gems keep helpers called `test` under lib/ (e.g. lib/rack/test/); those are library code.
-      if (!(ruby && segments.slice(0, i).includes('lib'))) return true;
-    }
-    if (ruby && segment === 'spec' && !segments.slice(0, i).includes('lib')) return true;
-  }
-  return false;
+export function isAuxiliaryCode(node: Pick<GraphNode, 'file'>): boolean {
+  if (!node.file) return false;
+  const segments = node.file.replace(/\\/g, '/').toLowerCase().split('/');
+  segments.pop();
+  return segments.some((segment) => AUXILIARY_DIRECTORIES.has(segment));
 }
 
 /**

@@ -270,13 +270,22 @@ export interface RankingOptions {
   /** Score multiplier for test symbols unless the task is about tests. @default 0.15 */
   readonly testPenalty: number;
   /**
+   * Score multiplier for auxiliary code — benchmarks and examples (`isAuxiliaryCode`), which is
+   * not test code — unless the task is about tests. Not applied on top of the test penalty. 1
+   * turns it off. @default 0.15 (as for test code)
+   */
+  readonly auxiliaryPenalty: number;
+  /**
    * Score multiplier per node kind; kinds not listed keep 1. Off by default: on the retrieval
    * benchmark, demoting fields and variables (0.6/0.8) lowered P@10 from 0.319 to 0.300. @default {}
    */
   readonly kindWeights: Readonly<Record<string, number>>;
   /** Words that make a task "about tests" (whole words, case-insensitive). */
   readonly testTaskWords: readonly string[];
-  /** Decides whether a symbol is test code. @default `isTestFilePath(node.file)` (path-based) */
+  /**
+   * Decides whether a symbol is test code. @default `node.isTest`, the language module's flag,
+   * which the engine's seeds and channels read too: override it only for a ranker used on its own.
+   */
   readonly isTestSymbol: (node: GraphNode) => boolean;
   /** Forced symbols score this much above the current top. @default 0.1 */
   readonly forcedMargin: number;

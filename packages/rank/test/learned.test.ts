@@ -14,8 +14,8 @@ const neutral = (): LearnedModel => ({
 
 testRanker('knowing-learned', () => createLearnedRanker({ model: neutral() }));
 
-function node(name: string, kind: GraphNode['kind'] = 'function', file = 'src/app.py'): GraphNode {
-  return { id: name.padEnd(32, '0'), name, qualifiedName: `${file}.${name}`, kind, language: 'python', file, startLine: 1, endLine: 2, signature: '', doc: '', isTest: false, external: false };
+function node(name: string, kind: GraphNode['kind'] = 'function', file = 'src/app.py', isTest = false): GraphNode {
+  return { id: name.padEnd(32, '0'), name, qualifiedName: `${file}.${name}`, kind, language: 'python', file, startLine: 1, endLine: 2, signature: '', doc: '', isTest, external: false };
 }
 
 const index = (f: (typeof LEARNED_FEATURES)[number]): number => LEARNED_FEATURES.indexOf(f);
@@ -25,7 +25,7 @@ describe('learned ranker', () => {
     const inputs: RankInput[] = [
       { node: node('a'), rwr: 0.2, distance: 0, isSeed: true, seedWeight: 0.5, lexical: 1, channelRanks: { lexical: 0, tiered: 3 } },
       { node: node('b', 'class'), rwr: 0.9, distance: 2, isSeed: false, termMatches: 8 },
-      { node: node('test_b', 'function', 'tests/test_app.py'), rwr: 0.1, distance: 1, isSeed: false },
+      { node: node('test_b', 'function', 'tests/test_app.py', true), rwr: 0.1, distance: 1, isSeed: false },
     ];
     const [a, b, t] = learnedFeatures(inputs, { task: 'fix the parser when a quoted string spans two lines' });
     expect(a![index('lexical')]).toBe(1);
@@ -40,6 +40,19 @@ describe('learned ranker', () => {
     expect(b![index('far')]).toBe(1);
     expect(t![index('test_code')]).toBe(1);
     expect(learnedFeatures(inputs.slice(2), { task: 'add a test for the parser' })[0]![index('test_code')]).toBe(0);
+  });
+
+  it('test code is the indexer flag; benchmarks and examples are a feature of their own', () => {
+    const at = (file: string, isTest: boolean): RankInput => ({ node: node(`f_${file}`, 'function', file, isTest), rwr: 0.1, distance: 1, isSeed: false });
+    const task = { task: 'fix the parser when a quoted string spans two lines' };
+    const [pathOnly, flagged, example, exampleTest] = learnedFeatures(
+      [at('tests/test_parser.py', false), at('src/parser.py', true), at('examples/parse.py', false), at('examples/tests/test_parse.py', true)],
+      task,
+    );
+    expect([pathOnly![index('test_code')], pathOnly![index('auxiliary_code')]]).toEqual([0, 0]);
+    expect([flagged![index('test_code')], flagged![index('auxiliary_code')]]).toEqual([1, 0]);
+    expect([example![index('test_code')], example![index('auxiliary_code')]]).toEqual([0, 1]);
+    expect([exampleTest![index('test_code')], exampleTest![index('auxiliary_code')]]).toEqual([1, 0]);
   });
 
   it('task shape tells prose from identifiers', () => {
@@ -76,6 +89,29 @@ describe('learned ranker', () => {
     const ranked = createLearnedRanker({ model }).rank(inputs, { task: 'x' }) as { node: GraphNode; score: number }[];
     expect(ranked.map((s) => s.node.name)).toEqual(['said', 'walked']);
     for (const s of ranked) expect(s.score).toBeGreaterThan(0);
+  });
+
+  it('reads a model trained before auxiliary_code was split from test_code as it was trained', () => {
+    const current = neutral();
+    const at = index('auxiliary_code');
+    const trained: LearnedModel = {
+      ...current,
+      features: current.features.filter((_, i) => i !== at),
+      mean: current.mean.filter((_, i) => i !== at),
+      scale: current.scale.filter((_, i) => i !== at),
+      weights: current.weights.filter((_, i) => i !== at),
+    };
+    const inputs: RankInput[] = [
+      { node: node('example', 'function', 'examples/app.py'), rwr: 0.5, distance: 1, isSeed: false, lexical: 0.5 },
+      { node: node('test_x', 'function', 'tests/test_app.py', true), rwr: 0.5, distance: 1, isSeed: false, lexical: 0.5 },
+      { node: node('code'), rwr: 0.5, distance: 1, isSeed: false, lexical: 0.5 },
+    ];
+    const scores = (model: LearnedModel) => Object.fromEntries((createLearnedRanker({ model }).rank(inputs, { task: 'x' }) as { node: GraphNode; score: number }[]).map((s) => [s.node.name, s.score]));
+    const old = scores(trained);
+    // Benchmarks and examples were test code to that model: they score as a flagged test does.
+    expect(old['example']).toBeCloseTo(old['test_x']!, 12);
+    expect(old['code']).toBeGreaterThan(old['example']!);
+    expect(old).toEqual(scores({ ...current, weights: current.weights.map((w, i) => (i === at ? -1 : w)) }));
   });
 
   it('refuses a model of another feature set', () => {

@@ -5,7 +5,7 @@ import {
   createDefaultRanker,
   DEFAULT_RANKING_OPTIONS,
   feedbackAdjustment,
-  isTestFilePath,
+  isAuxiliaryCode,
   isTestTask,
   recencyValue,
   resolveRankingOptions,
@@ -85,33 +85,17 @@ describe('feedback and session adjustments', () => {
   });
 });
 
-describe('test-file detection', () => {
-  it('recognises the test-path conventions of the indexed languages', () => {
-    for (const path of [
-      'pkg/server/server_test.go',
-      'tests/test_app.py',
-      'src/flask/test_helpers.py',
-      'pkg/foo_test.py',
-      'src/conftest.py',
-      'src/app.test.ts',
-      'src/app.spec.tsx',
-      'src/__tests__/app.ts',
-      'test/unit/app.js',
-      'src/test/java/com/x/AppTest.java',
-      'spec/models/user_spec.rb',
-      'Project.Tests/FooTests.cs',
-      'src/UnitTests/Foo.cs',
-      'testing/AcceptanceSteps.cs',
-      'crates/cargo-test-support/src/registry.rs',
-      'internal/testutil/fake.go',
-      'pkg/test_helpers/db.py',
-    ]) {
-      expect(isTestFilePath(path), path).toBe(true);
+describe('test code is the language module\'s flag', () => {
+  const context: RankContext = { task: 'fix login redirects', now: NOW };
+  const at = (file: string, symbol: string, isTest: boolean): RankInput => ({ node: fixtureNode(file, symbol, { isTest }), rwr: 1, distance: 0, isSeed: true });
+  it('penalises exactly the symbols the indexer flagged, whatever their path', () => {
+    // Flagged by their language: a test in a test file, a test function in a library module (`Flask.test_client`, a Rust `mod tests`).
+    for (const input of [at('pkg/auth/login_test.go', 'TestLogin', true), at('src/flask/app.py', 'Flask.test_client', true), at('src/escape.rs', 'tests.nul', true)]) {
+      expect(createDefaultRanker().rank([input], context)[0]!.components['test_penalty'], input.node.qualifiedName).toBeLessThan(0);
     }
-  });
-  it('leaves library code alone, including modules about testing', () => {
-    for (const path of ['src/flask/testing.py', 'src/app.ts', 'lib/rack/test/methods.rb', 'lib/rspec/spec/helper.rb', 'src/contest/x.go', 'docs/latest.md', 'lib/rails/testing/assertions.rb', 'src/test_support_matrix.rs', '']) {
-      expect(isTestFilePath(path), path).toBe(false);
+    // Not flagged: paths that look like tests to one convention or another are the language module's call, not the ranker's.
+    for (const input of [at('testing/AcceptanceSteps.cs', 'AcceptanceSteps', false), at('crates/cargo-test-support/src/lib.rs', 'cargo_process', false), at('src/flask/testing.py', 'FlaskClient', false)]) {
+      expect(createDefaultRanker().rank([input], context)[0]!.components['test_penalty'], input.node.qualifiedName).toBe(0);
     }
   });
 });
@@ -165,13 +149,13 @@ describe('test-file penalty', () => {
     near(createDefaultRanker().rank([test], { task: 'login', aboutTests: true, now: NOW })[0]!.score, 0.735);
   });
 
-  it('detects test code by path, not by name or the indexer flag (unless told to)', () => {
+  it('detects test code by the indexer flag, not by name or path (unless told otherwise)', () => {
     const unflagged: RankInput = { ...lib, node: fixtureNode('pkg/auth/login_test.go', 'TestLogin') };
-    near(createDefaultRanker().rank([unflagged], context)[0]!.score, 0.735 * 0.15);
+    near(createDefaultRanker().rank([unflagged], context)[0]!.score, 0.735);
     const libraryHelper: RankInput = { ...lib, node: fixtureNode('src/flask/app.py', 'Flask.test_client', { isTest: true }) };
-    near(createDefaultRanker().rank([libraryHelper], context)[0]!.score, 0.735);
-    const trustFlag = createDefaultRanker({ isTestSymbol: (node) => node.isTest || isTestFilePath(node.file) });
-    near(trustFlag.rank([libraryHelper], context)[0]!.score, 0.735 * 0.15);
+    near(createDefaultRanker().rank([libraryHelper], context)[0]!.score, 0.735 * 0.15);
+    const byPath = createDefaultRanker({ isTestSymbol: (node) => node.file.endsWith('_test.go') });
+    near(byPath.rank([unflagged], context)[0]!.score, 0.735 * 0.15);
   });
 
   it('never raises a negative score', () => {
@@ -341,13 +325,23 @@ describe('isTestTask needs evidence that a task is about tests', () => {
   });
 });
 
-describe('benchmark and example code ranks like test code', () => {
+describe('auxiliary code (benchmarks, examples): a ranking feature of its own, not test code', () => {
+  const context: RankContext = { task: 'fix login redirects', now: NOW };
+  const input = (file: string, isTest = false): RankInput => ({ node: fixtureNode(file, 'parse', { isTest }), rwr: 1, distance: 0, isSeed: true });
   it('is recognised by its directory', () => {
-    expect(isTestFilePath('benches/bench_main.rs')).toBe(true);
-    expect(isTestFilePath('crates/core/benchmarks/parse.rs')).toBe(true);
-    expect(isTestFilePath('examples/hello/main.go')).toBe(true);
-    expect(isTestFilePath('docs_src/tutorial/app.py')).toBe(true);
-    expect(isTestFilePath('src/flask/app.py')).toBe(false);
-    expect(isTestFilePath('src/exampleparser/parse.py')).toBe(false);
+    for (const file of ['benches/bench_main.rs', 'crates/core/benchmarks/parse.rs', 'examples/hello/main.go', 'docs_src/tutorial/app.py']) expect(isAuxiliaryCode({ file }), file).toBe(true);
+    for (const file of ['src/flask/app.py', 'src/exampleparser/parse.py', 'examples.py', '']) expect(isAuxiliaryCode({ file }), file).toBe(false);
+  });
+  it('is demoted like test code, under its own component, unless the task is about tests', () => {
+    const [ranked] = createDefaultRanker().rank([input('examples/hello/main.go')], context);
+    near(ranked!.components['auxiliary_penalty'], -0.735 * 0.85);
+    expect(ranked!.components['test_penalty']).toBe(0);
+    near(createDefaultRanker({ auxiliaryPenalty: 1 }).rank([input('examples/hello/main.go')], context)[0]!.score, 0.735);
+    near(createDefaultRanker().rank([input('examples/hello/main.go')], { ...context, aboutTests: true })[0]!.score, 0.735);
+  });
+  it('is not penalised twice when it is also test code', () => {
+    const [ranked] = createDefaultRanker().rank([input('examples/tests/test_main.py', true)], context);
+    near(ranked!.score, 0.735 * 0.15);
+    expect(ranked!.components['auxiliary_penalty']).toBe(0);
   });
 });

@@ -140,7 +140,8 @@ export function translateError(error: unknown, ctx: ErrorContext, action: string
       error,
     );
   }
-  if (code === 'SQLITE_FULL') {
+  // SQLITE_IOERR_SHMSIZE: the -shm file could not be grown, which on open means no space is left.
+  if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_SHMSIZE') {
     return storeError(ErrorCode.Internal, `${ctx.path}: disk full during ${action}`, 'free disk space and retry', error);
   }
   return storeError(ErrorCode.Internal, `${ctx.path}: ${action} failed: ${detail} (${code})`, 'this is a bug in knowing; please report it', error);

@@ -12,7 +12,8 @@ import { CliError, ExitCode, usageError } from '../errors.js';
 import { createProgress } from '../progress.js';
 import { changedFiles, ignoreIndexDirectory, refuseBroadRoot, toRepoPath } from '../repo.js';
 import { checkFormat, engineFor, isBinaryFormat, modelWarning } from '../engine.js';
-import { locate, openIndex } from '../session.js';
+import { locate } from '../session.js';
+import { openFreshIndex } from '../freshen.js';
 import type { OpenIndex } from '../session.js';
 import { formatInt } from '../text.js';
 
@@ -61,6 +62,7 @@ export function resolveFormat(ctx: CommandContext, configured: string | undefine
 /** Bring the index up to date before answering (--reindex). */
 export async function reindex(ctx: CommandContext): Promise<void> {
   const location = await locate(ctx);
+  if (location.postgres) throw usageError('--reindex does not write to a PostgreSQL store', 'index it with `knowing index --store …` (in CI, on every push)');
   refuseBroadRoot(location.root, false);
   const defaults = location.loaded.config.defaults ?? {};
   const progress = createProgress(ctx.out.stderr, { enabled: !ctx.out.quiet && !ctx.out.json, now: ctx.now });
@@ -114,7 +116,7 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
   const tokenizer = await tokenizerFor(stringValue(ctx.values, 'tokenizer'));
 
   if (booleanValue(ctx.values, 'reindex')) await reindex(ctx);
-  const index = await openIndex(ctx);
+  const index = await openFreshIndex(ctx);
   try {
     const engine = await engineFor(index, modelWarning(ctx));
     const options = { format, ...(budget !== undefined ? { budget } : {}) };

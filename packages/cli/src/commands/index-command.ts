@@ -1,14 +1,13 @@
 import { createLanguageRegistry, indexRepository } from '@knowing/indexer';
 import type { IndexSummary } from '@knowing/indexer';
-import { createSqliteStore } from '@knowing/store-sqlite';
 import { createEngine } from '@knowing/engine';
 import { booleanValue, listValue, stringValue } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
 import type { Output } from '../io.js';
 import { createProgress } from '../progress.js';
-import { displayPath, existingDirectory, ignoreIndexDirectory, refuseBroadRoot, resolveRepoRoot } from '../repo.js';
-import { locate } from '../session.js';
+import { existingDirectory, refuseBroadRoot, resolveRepoRoot } from '../repo.js';
+import { locate, openWritableIndex } from '../session.js';
 import { countList, formatInt, formatMs, plural, table } from '../text.js';
 
 function workersValue(raw: string | undefined): number | undefined {
@@ -31,8 +30,9 @@ export async function runIndex(ctx: CommandContext): Promise<ExitCode> {
   const workers = workersValue(stringValue(ctx.values, 'workers')) ?? defaults.workers;
 
   const progress = createProgress(out.stderr, { enabled: !out.quiet && !out.json, now: ctx.now });
-  const store = await createSqliteStore({ path: location.dbPath });
-  ignoreIndexDirectory(root, location.dbPath);
+  // The SQLite file (kept out of git), or the repository's schema in PostgreSQL (--store).
+  const index = await openWritableIndex(location, ctx.cwd);
+  const { store } = index;
   let summary: IndexSummary;
   const signal = ctx.io.signal;
   try {
@@ -50,18 +50,20 @@ export async function runIndex(ctx: CommandContext): Promise<ExitCode> {
     if (!signal?.aborted) await createEngine({ store }).warm();
   } finally {
     progress.finish();
-    await store.close();
+    await index.close();
   }
-  // The write is one synchronous transaction: a Ctrl-C during it is seen only once it committed.
+  // The write is one synchronous transaction: a Ctrl-C during it is seen only once it committed,
+  // and only after the event loop has polled for the signal once.
+  if (signal && !signal.aborted) await new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
   if (signal?.aborted) {
     throw new CliError(ExitCode.Interrupted, 'INTERRUPTED', 'interrupted after the new index was written; it is complete and in use');
   }
 
   if (out.json) {
-    out.printJson({ database: location.dbPath, ...summary });
+    out.printJson({ database: location.postgres ? location.postgres.shown : location.dbPath, ...(index.repository !== null ? { repository: index.repository } : {}), ...summary });
     return ExitCode.Ok;
   }
-  if (!out.quiet) printSummary(out, summary, displayPath(location.dbPath, ctx.cwd), ctx);
+  if (!out.quiet) printSummary(out, summary, index.shown, ctx);
   return ExitCode.Ok;
 }
 

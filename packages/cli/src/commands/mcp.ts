@@ -1,12 +1,12 @@
 import type { StdioServerOptions } from '@knowing/mcp';
 import { createEngine } from '@knowing/engine';
 import type { CreateEngineOptions } from '@knowing/engine';
-import { createSqliteStore } from '@knowing/store-sqlite';
+import type { GraphStore } from '@knowing/graph';
 import type { CommandContext } from '../command.js';
 import { CliError, ExitCode, configError, toFailure } from '../errors.js';
 import { loadRanker } from '../config.js';
-import { ignoreIndexDirectory } from '../repo.js';
-import { locate } from '../session.js';
+import type { LoadedConfig } from '../config.js';
+import { locate, openIndex, openWritableIndex } from '../session.js';
 
 type RunStdioServer = (options: StdioServerOptions) => Promise<void>;
 
@@ -32,44 +32,57 @@ async function loadServer(): Promise<RunStdioServer> {
 
 const MCP_FORMATS = new Set(['gcf', 'xml', 'markdown', 'json', 'gcb']);
 
+/** The server options a repository's config gives (ranker, plugins, engine options, index defaults, format). */
+export type ConfiguredServerOptions = Pick<StdioServerOptions, 'engineOptions' | 'engine' | 'indexOptions' | 'defaultFormat'>;
+
+/**
+ * What the config of a repository asks of its MCP server. The server builds its own engine, so
+ * plugins are resolved here, on a scratch engine over the same store, and handed over as the
+ * full class list (built-ins included).
+ */
+export async function configuredServerOptions(loaded: LoadedConfig, store: GraphStore): Promise<ConfiguredServerOptions> {
+  const ranker = await loadRanker(loaded);
+  let classes: CreateEngineOptions['classes'];
+  if (loaded.config.plugins?.length) {
+    const scratch = createEngine({ store });
+    for (const [i, plugin] of loaded.config.plugins.entries()) {
+      try {
+        await scratch.classes.loadFromPackage(plugin, { from: loaded.directory });
+      } catch (error) {
+        const failure = toFailure(error);
+        throw configError(loaded.file ?? 'config', `"plugins[${i}]" (${plugin}): ${failure.message}`, failure.hint, error);
+      }
+    }
+    classes = scratch.classes.list();
+  }
+  const defaults = loaded.config.defaults ?? {};
+  const format = defaults.format?.trim().toLowerCase();
+  return {
+    ...(loaded.config.engine ? { engineOptions: loaded.config.engine } : {}),
+    engine: { ...(ranker ? { ranker } : {}), ...(classes ? { classes } : {}) },
+    indexOptions: {
+      ...(defaults.languages ? { languages: defaults.languages } : {}),
+      ...(defaults.workers !== undefined ? { workers: defaults.workers } : {}),
+    },
+    ...(format && MCP_FORMATS.has(format) ? { defaultFormat: format as StdioServerOptions['defaultFormat'] & string } : {}),
+  };
+}
+
 export async function runMcp(ctx: CommandContext): Promise<ExitCode> {
   const location = await locate(ctx);
   const runStdioServer = await loadServer();
-  const { loaded } = location;
-  const ranker = await loadRanker(loaded);
-  // The server builds its own engine, so plugins are resolved here, on a scratch engine over
-  // the same store, and handed over as the full class list (built-ins included).
-  const store = await createSqliteStore({ path: location.dbPath });
+  // With --store (PostgreSQL), the server answers from the shared index as it is, read-only: a
+  // working tree's edits never go into the team's database (`knowing index --store` writes it).
+  const shared = location.postgres ? await openIndex(ctx) : undefined;
   // As `knowing index` does: keep the default index directory out of git, so that it never
   // shows up as a change (context_for_pr also leaves the index's files out on its own).
-  ignoreIndexDirectory(location.root, location.dbPath);
+  const store: GraphStore = shared?.store ?? (await openWritableIndex(location, ctx.cwd)).store;
   try {
-    let classes: CreateEngineOptions['classes'];
-    if (loaded.config.plugins?.length) {
-      const scratch = createEngine({ store });
-      for (const [i, plugin] of loaded.config.plugins.entries()) {
-        try {
-          await scratch.classes.loadFromPackage(plugin, { from: loaded.directory });
-        } catch (error) {
-          const failure = toFailure(error);
-          throw configError(loaded.file ?? 'config', `"plugins[${i}]" (${plugin}): ${failure.message}`, failure.hint, error);
-        }
-      }
-      classes = scratch.classes.list();
-    }
-    const defaults = loaded.config.defaults ?? {};
-    const format = defaults.format?.trim().toLowerCase();
     await runStdioServer({
-      repoRoot: location.root,
-      dbPath: location.dbPath,
+      repoRoot: shared?.root ?? location.root,
+      ...(shared ? { indexing: false } : { dbPath: location.dbPath }),
       store,
-      ...(loaded.config.engine ? { engineOptions: loaded.config.engine } : {}),
-      engine: { ...(ranker ? { ranker } : {}), ...(classes ? { classes } : {}) },
-      indexOptions: {
-        ...(defaults.languages ? { languages: defaults.languages } : {}),
-        ...(defaults.workers !== undefined ? { workers: defaults.workers } : {}),
-      },
-      ...(format && MCP_FORMATS.has(format) ? { defaultFormat: format as StdioServerOptions['defaultFormat'] & string } : {}),
+      ...(await configuredServerOptions(location.loaded, store)),
       log: (message: string) => {
         if (!ctx.out.quiet) ctx.io.stderr.write(`${message.startsWith('knowing') ? message : `knowing: ${message}`}\n`);
       },

@@ -24,10 +24,15 @@ export async function runStats(ctx: CommandContext): Promise<ExitCode> {
       filesByLanguage[file.language] = (filesByLanguage[file.language] ?? 0) + 1;
       if (file.syntaxErrors > 0) syntaxErrorFiles.push(file.path);
     }
-    const bytes = fileSize(index.dbPath) + fileSize(`${index.dbPath}-wal`);
+    // A PostgreSQL store has no file to measure: its URL (password hidden) and schema instead.
+    const postgres = index.postgres;
+    const bytes = postgres ? null : fileSize(index.dbPath) + fileSize(`${index.dbPath}-wal`);
+    const schema = (store as { schema?: unknown }).schema;
     const report = {
       repository: repoInfo,
-      database: { path: index.dbPath, bytes, schemaVersion: store.schemaVersion },
+      database: postgres
+        ? { url: postgres.shown, schema: typeof schema === 'string' ? schema : null, schemaVersion: store.schemaVersion }
+        : { path: index.dbPath, bytes, schemaVersion: store.schemaVersion },
       snapshot,
       files: counts.files,
       filesByLanguage,
@@ -46,7 +51,12 @@ export async function runStats(ctx: CommandContext): Promise<ExitCode> {
     const rows: string[][] = [
       ['repository', `${repoInfo.root} (${repoInfo.id})${repoInfo.commit ? ` at ${repoInfo.commit.slice(0, 12)}` : ''}`],
       ['indexed', repoInfo.indexedAt !== null ? `${formatTime(repoInfo.indexedAt)} (${ago(repoInfo.indexedAt, now)})` : 'never'],
-      ['database', `${displayPath(index.dbPath, ctx.cwd)} (${formatBytes(bytes)}, schema v${store.schemaVersion})`],
+      [
+        'database',
+        postgres
+          ? `${postgres.shown}${typeof schema === 'string' ? `, schema ${schema}` : ''} (v${store.schemaVersion})`
+          : `${displayPath(index.dbPath, ctx.cwd)} (${formatBytes(bytes ?? 0)}, schema v${store.schemaVersion})`,
+      ],
       ['snapshot', snapshot ? `${snapshot.id.slice(0, 16)} (generation ${snapshot.generation})` : 'none'],
       ['files', `${formatInt(counts.files)} (${countList(filesByLanguage)})${syntaxErrorFiles.length ? `, ${syntaxErrorFiles.length} with syntax errors` : ''}`],
       ['nodes', formatInt(counts.nodes)],

@@ -7,7 +7,7 @@ import type { CommandContext } from '../command.js';
 import { ExitCode, usageError } from '../errors.js';
 import { changedFiles } from '../repo.js';
 import { engineFor, modelWarning } from '../engine.js';
-import { openIndex } from '../session.js';
+import { openFreshIndex } from '../freshen.js';
 import { plural } from '../text.js';
 import { indexedFiles } from './context.js';
 
@@ -34,7 +34,7 @@ export async function runTestScope(ctx: CommandContext): Promise<ExitCode> {
   if (fileFlag !== undefined && base !== undefined) throw usageError('--files and --base cannot be combined', '--base picks changed files from git; --files names them');
   if (fileFlag !== undefined && fileFlag.length === 0) throw usageError('--files is empty', 'name at least one file, e.g. --files src/cart.py');
 
-  const index = await openIndex(ctx);
+  const index = await openFreshIndex(ctx);
   try {
     let files: string[];
     if (fileFlag !== undefined) {

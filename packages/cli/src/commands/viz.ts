@@ -7,7 +7,7 @@ import type { CommandContext } from '../command.js';
 import { CliError, ExitCode } from '../errors.js';
 import { displayPath } from '../repo.js';
 import { engineFor, modelWarning } from '../engine.js';
-import { openIndex } from '../session.js';
+import { openFreshIndex } from '../freshen.js';
 import { formatInt, formatScore } from '../text.js';
 import { renderVizPage } from '../viz-page.js';
 import type { VizData, VizNode } from '../viz-page.js';
@@ -17,7 +17,7 @@ export async function runViz(ctx: CommandContext): Promise<ExitCode> {
   const task = requireTask(await readTask(ctx));
   const budgetFlag = positiveInteger(stringValue(ctx.values, 'budget'), '--budget');
   const outFile = resolve(ctx.cwd, stringValue(ctx.values, 'out') ?? 'knowing-viz.html');
-  const index = await openIndex(ctx);
+  const index = await openFreshIndex(ctx);
   let data: VizData;
   try {
     const engine = await engineFor(index, modelWarning(ctx));

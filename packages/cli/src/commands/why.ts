@@ -4,7 +4,7 @@ import { positiveInteger, readTask, stringValue } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { CliError, CliErrorCode, ExitCode, usageError } from '../errors.js';
 import { engineFor, modelWarning } from '../engine.js';
-import { openIndex } from '../session.js';
+import { openFreshIndex } from '../freshen.js';
 import { formatScore, plural, table } from '../text.js';
 import { requireTask } from './context.js';
 
@@ -24,7 +24,7 @@ export async function runWhy(ctx: CommandContext): Promise<ExitCode> {
   const budget = positiveInteger(stringValue(ctx.values, 'budget'), '--budget');
   // Read last among the checks: a bad flag should not wait for (or swallow) stdin.
   const task = requireTask(await readTask(ctx));
-  const index = await openIndex(ctx);
+  const index = await openFreshIndex(ctx);
   try {
     const engine = await engineFor(index, modelWarning(ctx));
     const defaults = index.loaded.config.defaults ?? {};

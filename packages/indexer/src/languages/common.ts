@@ -157,6 +157,29 @@ export function firstLineOf(source: string, from: number, to: number, comments?:
   return firstLine(sliceWithoutComments(source, from, end, comments));
 }
 
+/** Test-support packages and crates: `test-support`, `cargo-test-support`, `testutil`, `testutils`, `test_helpers`. */
+const TEST_SUPPORT_DIRECTORY = /(^|[-_])test[-_]?(support|utils?|helpers?)$/i;
+
+/**
+ * Test code by layout rather than by a language's file naming: a top-level `testing/` (a
+ * project's own test harness; nested under a library, as in `lib/rails/testing/`, it is usually
+ * shipped API) and test-support packages or crates. Applies to every language, next to each
+ * module's `isTestFile`.
+ *
+ * @example
+ * ```ts
+ * isTestSupportPath('crates/cargo-test-support/src/lib.rs'); // true
+ * isTestSupportPath('testing/Ocelot.Testing/Steps.cs');      // true
+ * isTestSupportPath('src/flask/testing.py');                 // false
+ * ```
+ */
+export function isTestSupportPath(path: string): boolean {
+  const segments = path.split('/');
+  if (segments.length > 1 && segments[0] === 'testing') return true;
+  for (let i = 0; i < segments.length - 1; i++) if (TEST_SUPPORT_DIRECTORY.test(segments[i]!)) return true;
+  return false;
+}
+
 /** Shorten to `max` characters, marking the cut with an ellipsis. */
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : text.slice(0, max - 1) + '…';

@@ -1,0 +1,171 @@
+/**
+ * Reading back the indexer's bookkeeping (see state.ts): the state of every file and the
+ * directory listings of the last walk. Apart from state.ts, which writes them, because a
+ * freshness check (fresh.ts) reads them before every answer: this file imports neither the
+ * tables' codec nor the resolver, so the light entry point `@knowing/indexer/fresh` does not
+ * load them either.
+ */
+import type { GraphStore, NodeId } from '@knowing/graph';
+import type { DirectoryListing } from './discover.js';
+import { LEXICAL_VERSION } from './lexical.js';
+
+export const STATE_KEY = 'indexer:state';
+/**
+ * Bumped when the layout changes, and when a derived pass's rules change: the fast path keeps
+ * derived edges of unchanged tables, so a state of the old rules must not be trusted. 7: files
+ * carry lexical documents, which every file of an older index lacks until written again.
+ * 8: files carry their ctime. 9: test-support layouts (a top-level `testing/`, `*-test-support`
+ * crates) are test code in every language, which changes `isTest` of unchanged files.
+ */
+const STATE_VERSION = 9;
+/**
+ * What a stored state is valid for: its layout and rules, and the make-up of the lexical
+ * documents its files were written with (a new make-up rewrites every file once).
+ */
+export const STATE_STAMP = STATE_VERSION * 100 + LEXICAL_VERSION;
+const decoder = new TextDecoder();
+
+/** Bookkeeping for one file. */
+export interface FileState {
+  readonly sizeBytes: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly contentHash: string;
+  readonly moduleVersion: string;
+  /** Hash of the file's symbol table: equal tables mean other files resolve against it the same way. */
+  readonly tableHash: string;
+  /** Hash of everything the file owns in the store (nodes come from the content, edges hashed). */
+  readonly outputHash: string;
+  /** As in the file's record: when its content was last indexed, and its syntax errors. */
+  readonly indexedAt: number;
+  readonly syntaxErrors: number;
+  /** Nodes the file defines (its file node included), by kind. */
+  readonly nodes: Readonly<Record<string, number>>;
+  /** Edges the file owns, by type. */
+  readonly edges: Readonly<Record<string, number>>;
+  /** External placeholders the file's edges touch. */
+  readonly externals: readonly string[];
+  /** Non-test symbols its tests call, first-call order, capped (for co_tested_with). */
+  readonly tests: readonly NodeId[];
+}
+
+/** Bookkeeping for one derived owner. */
+export interface DerivedState {
+  readonly hash: string;
+  readonly edges: Readonly<Record<string, number>>;
+}
+
+export interface IndexState {
+  readonly v: number;
+  readonly repoId: string;
+  /** Id of the tables note this state goes with. */
+  readonly tablesId: string;
+  readonly files: Readonly<Record<string, FileState>>;
+  readonly derived: Readonly<Record<string, DerivedState>>;
+  /** Where a loaded state came from, so the next save can write only what changed. */
+  readonly basis?: StateBasis;
+}
+
+/** A loaded state's origin: the state note, and the files a delta note overrode in it. */
+export interface StateBasis {
+  /** The id of the state note (see `StoredState.id`). */
+  readonly stateId: string;
+  readonly deltaPaths: ReadonlySet<string>;
+}
+
+/** As stored: external names once, files refer to them by index (they repeat a lot). */
+export interface StoredState extends Omit<IndexState, 'files' | 'basis'> {
+  /**
+   * Drawn anew for every write of the note, so a delta names exactly one of them (snapshot
+   * ids name graph contents, which can repeat). Absent in notes of older versions.
+   */
+  readonly id?: string;
+  readonly externalNames: readonly string[];
+  readonly files: Readonly<Record<string, Omit<FileState, 'externals'> & { readonly externals: readonly number[] }>>;
+}
+
+/**
+ * The files of a state that differ from the state note it builds on, stamped with a later
+ * snapshot. A one-file re-index rewrites this small note instead of the whole state, which
+ * holds every file of the repository.
+ */
+export interface StoredDelta extends Omit<IndexState, 'basis'> {
+  /** The id of the state note this delta applies to. */
+  readonly base: string;
+}
+
+export const DELTA_KEY = 'indexer:state-delta';
+
+/**
+ * The state, if it describes the graph currently in the store: the state note stamped with
+ * the current snapshot, or an older state note plus a delta note stamped with it.
+ */
+export async function loadState(store: GraphStore, repoId: string): Promise<IndexState | undefined> {
+  const note = await store.getNote(STATE_KEY);
+  if (!note) return undefined;
+  const snapshot = await store.currentSnapshot();
+  if (!snapshot) return undefined;
+  const candidate = await loadDelta(store, snapshot.id, repoId);
+  if (!candidate && note.snapshot !== snapshot.id) return undefined;
+  let stored: StoredState;
+  try {
+    stored = JSON.parse(decoder.decode(note.value)) as StoredState;
+  } catch {
+    return undefined;
+  }
+  if (stored.v !== STATE_STAMP || stored.repoId !== repoId) return undefined;
+  const delta = candidate && stored.id !== undefined && candidate.base === stored.id ? candidate : undefined;
+  if (!delta && note.snapshot !== snapshot.id) return undefined;
+  // The parsed objects are ours: swap the external indexes for names in place rather than
+  // copying every file's entry (this runs on every re-index, over every file).
+  const names = stored.externalNames;
+  for (const entry of Object.values(stored.files) as { externals: readonly number[] | readonly string[] }[]) {
+    entry.externals = (entry.externals as readonly number[]).map((index) => names[index]!);
+  }
+  const files = stored.files as unknown as Record<string, FileState>;
+  if (!delta) {
+    const stateId = stored.id;
+    return { v: stored.v, repoId, tablesId: stored.tablesId, files, derived: stored.derived, ...(stateId !== undefined ? { basis: { stateId, deltaPaths: new Set<string>() } } : {}) };
+  }
+  for (const [file, entry] of Object.entries(delta.files)) {
+    // A delta only ever replaces files the state note has (added or deleted files rewrite it).
+    if (!(file in files)) return undefined;
+    files[file] = entry;
+  }
+  return { v: stored.v, repoId, tablesId: delta.tablesId, files, derived: delta.derived, basis: { stateId: delta.base, deltaPaths: new Set(Object.keys(delta.files)) } };
+}
+
+/** The delta note, if it is stamped with the current snapshot (whether it applies to the state note is checked by the caller). */
+async function loadDelta(store: GraphStore, snapshotId: string, repoId: string): Promise<StoredDelta | undefined> {
+  const note = await store.getNote(DELTA_KEY);
+  if (!note || note.snapshot !== snapshotId) return undefined;
+  try {
+    const delta = JSON.parse(decoder.decode(note.value)) as StoredDelta;
+    return delta.v === STATE_STAMP && delta.repoId === repoId ? delta : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const DIRECTORIES_KEY = 'indexer:directories';
+export const DIRECTORIES_VERSION = 1;
+
+export interface StoredDirectories {
+  readonly v: number;
+  /** The absolute root the listings were taken under: another root's listings are not reused. */
+  readonly root: string;
+  readonly listings: Readonly<Record<string, DirectoryListing>>;
+}
+
+/** The directory listings last walked under `root` (empty when none were stored). */
+export async function loadDirectories(store: GraphStore, root: string): Promise<ReadonlyMap<string, DirectoryListing>> {
+  const note = await store.getNote(DIRECTORIES_KEY);
+  if (!note) return new Map();
+  try {
+    const stored = JSON.parse(decoder.decode(note.value)) as StoredDirectories;
+    if (stored.v !== DIRECTORIES_VERSION || stored.root !== root) return new Map();
+    return new Map(Object.entries(stored.listings));
+  } catch {
+    return new Map();
+  }
+}
