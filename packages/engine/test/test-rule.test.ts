@@ -17,8 +17,8 @@ type Fixture = Awaited<ReturnType<typeof indexedFixture>>;
 /**
  * One rule for test code, `node.isTest` from the language module, in seeding and in ranking:
  * a library function the Python module flags as a test (`def test_client`, as in Flask) is
- * seeded after the code and demoted by both rankers; a module under a top-level `testing/`
- * directory, which Python does not flag, is neither.
+ * seeded after the code and demoted by both rankers; a library's own `testing` package
+ * (`tinyweb/testing/`, shipped API as `flask.testing` is), which nothing flags, is neither.
  */
 describe('the test rule agrees between seeds and ranking', () => {
   let fixture: Fixture;
@@ -31,9 +31,9 @@ describe('the test rule agrees between seeds and ranking', () => {
       join(fixture.root, 'tinyweb/app.py'),
       '\n\ndef test_client(app):\n    """A client that dispatches requests to the app without a server."""\n    return app\n',
     );
-    mkdirSync(join(fixture.root, 'testing'), { recursive: true });
+    mkdirSync(join(fixture.root, 'tinyweb', 'testing'), { recursive: true });
     writeFileSync(
-      join(fixture.root, 'testing/harness.py'),
+      join(fixture.root, 'tinyweb/testing/harness.py'),
       'def dispatch_harness(app, path):\n    """A harness that dispatches requests to the app for a path."""\n    return app.dispatch_request(path)\n',
     );
     await fixture.reindex();
@@ -55,7 +55,7 @@ describe('the test rule agrees between seeds and ranking', () => {
     expect(flagged?.isTest).toBe(true);
     expect(flagged?.file).toBe('tinyweb/app.py');
     expect(unflagged?.isTest).toBe(false);
-    expect(unflagged?.file).toBe('testing/harness.py');
+    expect(unflagged?.file).toBe('tinyweb/testing/harness.py');
   });
 
   it('seeding puts exactly the flagged helper after the code', async () => {

@@ -77,7 +77,7 @@ export async function createExactTokenizer(): Promise<Tokenizer> {
       hint: 'check that gpt-tokenizer is installed',
     });
   }
-  return { name: 'cl100k_base', count: (text) => encoding.countTokens(text) };
+  return { name: 'cl100k_base', linesAdd: true, count: (text) => encoding.countTokens(text) };
 }
 
 /**

@@ -8,6 +8,12 @@ export interface Tokenizer {
    * knows which tokens the budget was spent in. Optional for custom tokenizers.
    */
   readonly name?: string;
+  /**
+   * True when the count of a text is the sum of the counts of its lines wherever a line break
+   * stands alone between two non-empty lines (BPE tokenizers that pre-split at line breaks, as
+   * cl100k does). Lets a caller recount only the lines that changed. @default false
+   */
+  readonly linesAdd?: boolean;
 }
 
 /** An output format name. The built-in ones have entries in `FORMAT_COST_SCALE`; others cost 1×. */

@@ -276,11 +276,16 @@ export function fitPack(pack: ContextPack, options: FitOptions): FittedPack {
   // header outweighs its savings), as a first answer.
   const hasHistory = formatOptions.session !== undefined || formatOptions.previous !== undefined;
   const settle = (k: number, history: boolean): number | undefined => {
-    let claimed = exact(k, budget, task, history);
+    // Only the header's numbers change between these renders: recount just the changed lines.
+    let text = render(k, budget, task, history);
+    let count = tokenizer.count(text);
+    let claimed = count;
     for (let step = 0; step < 4 && claimed <= budget; step++) {
-      const actual = exact(k, claimed, task, history);
-      if (actual === claimed) return claimed;
-      claimed = actual;
+      const next = render(k, claimed, task, history);
+      count = recount(text, count, next, tokenizer);
+      text = next;
+      if (count === claimed) return claimed;
+      claimed = count;
     }
     return undefined;
   };
@@ -310,6 +315,36 @@ export function fitPack(pack: ContextPack, options: FitOptions): FittedPack {
     if (k === 0) throw invalidArgument(`could not print a ${format} answer within ${budget} tokens`, 'raise --budget');
     k--;
   }
+}
+
+const isBreak = (char: string | undefined): boolean => char === '\n' || char === '\r';
+
+/**
+ * The count of `next` from the count of `previous` when they differ in a run of whole lines and
+ * the tokenizer's counts add up over lines (`linesAdd`: cl100k never joins text across a line
+ * break that stands alone between two non-empty lines), so the unchanged lines keep their
+ * tokens. Anything else — another tokenizer, a change next to a blank line, a single-line
+ * document — is counted whole.
+ */
+export function recount(previous: string, previousCount: number, next: string, tokenizer: Tokenizer): number {
+  if (previous === next) return previousCount;
+  if (!tokenizer.linesAdd) return tokenizer.count(next);
+  let start = 0;
+  const shorter = Math.min(previous.length, next.length);
+  while (start < shorter && previous.charCodeAt(start) === next.charCodeAt(start)) start++;
+  let tail = 0;
+  while (tail < shorter - start && previous.charCodeAt(previous.length - 1 - tail) === next.charCodeAt(next.length - 1 - tail)) tail++;
+  // Widen to whole lines: back to just after a line break, forward through the next one.
+  start = previous.lastIndexOf('\n', start - 1) + 1;
+  const endPrevious = previous.indexOf('\n', previous.length - tail);
+  const endNext = next.indexOf('\n', next.length - tail);
+  if (endPrevious < 0 || endNext < 0) return tokenizer.count(next);
+  const stopPrevious = endPrevious + 1;
+  const stopNext = endNext + 1;
+  const aloneBefore = start === 0 || (!isBreak(previous[start - 2]) && !isBreak(previous[start]) && !isBreak(next[start]));
+  const aloneAfter = stopPrevious === previous.length || (!isBreak(previous[stopPrevious]) && !isBreak(previous[stopPrevious - 2]) && !isBreak(next[stopNext - 2]));
+  if (!aloneBefore || !aloneAfter || previous.slice(stopPrevious) !== next.slice(stopNext)) return tokenizer.count(next);
+  return previousCount - tokenizer.count(previous.slice(start, stopPrevious)) + tokenizer.count(next.slice(start, stopNext));
 }
 
 /** Pieces of at most this many characters are counted (and cached) on their own. */

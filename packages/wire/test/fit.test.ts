@@ -194,3 +194,29 @@ describe('fitPack', () => {
     expect(formatPack(pack, { format: 'gcf' })).not.toMatch(/tokenizer=/);
   });
 });
+
+describe('recount', () => {
+  it('gives the exact cl100k count after a change to some lines, on real source text', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { recount } = await import('../src/fit.js');
+    const tokenizer = await createExactTokenizer();
+    const text = readFileSync(new URL('../src/gcf.ts', import.meta.url), 'utf8');
+    const lines = text.split('\n');
+    let state = 7;
+    const random = (n: number): number => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state % n;
+    };
+    for (let round = 0; round < 200; round++) {
+      const edited = [...lines];
+      const at = random(lines.length);
+      const variants = [`  tokens=${random(100000)} budget=${random(9999)}`, '', `${edited[at]}  // ${random(50)}`, '\t}', '@12 fn x 0.5 - a.ts:1-2'];
+      edited[at] = variants[random(variants.length)]!;
+      const next = edited.join('\n');
+      expect(recount(text, tokenizer.count(text), next, tokenizer), `round ${round}, line ${at}`).toBe(tokenizer.count(next));
+    }
+    // A tokenizer that does not promise line additivity is always counted whole.
+    const heuristic = createHeuristicTokenizer();
+    expect(recount('ab\ncd\n', 1, 'abc\ncd\n', heuristic)).toBe(heuristic.count('abc\ncd\n'));
+  });
+});
