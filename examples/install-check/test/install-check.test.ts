@@ -23,7 +23,7 @@ const WORKSPACE = resolve(HERE, '../../..');
 const PACKAGES = join(WORKSPACE, 'packages');
 
 /** Every public package directory, in dependency order (each after everything it imports). */
-const PUBLIC = ['graph', 'keywords', 'equivalence', 'walk', 'rank', 'pack', 'store-sqlite', 'wire', 'indexer', 'engine', 'history', 'mcp', 'cli'] as const;
+const PUBLIC = ['graph', 'keywords', 'equivalence', 'walk', 'rank', 'pack', 'store-sqlite', 'store-postgres', 'wire', 'indexer', 'engine', 'history', 'mcp', 'cli'] as const;
 
 interface Manifest {
   name: string;
