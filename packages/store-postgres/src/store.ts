@@ -297,7 +297,20 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   let schemaVersion: number;
   let writtenBy: string | null;
   try {
-    ({ schemaVersion, writtenBy } = await open(db, t, settings));
+    // Opening checks the schema, then creates or migrates it: two processes opening a new
+    // repository at once must not interleave (one would see the other's half-made schema), so
+    // a writer holds an advisory lock on the schema name, on the connection that does the work.
+    ({ schemaVersion, writtenBy } = settings.readonly
+      ? await open(db, t, settings)
+      : await db.connection().execute(async (conn) => {
+          const key = `knowing:${schema}`;
+          await sql`SELECT pg_advisory_lock(hashtext(${key}))`.execute(conn);
+          try {
+            return await open(conn, t, settings);
+          } finally {
+            await sql`SELECT pg_advisory_unlock(hashtext(${key}))`.execute(conn);
+          }
+        }));
   } catch (error) {
     if (ownPool) await db.destroy().catch(() => {});
     throw translateError(error, target, 'opening the store');
