@@ -12,9 +12,6 @@ import { formatMs, plural } from './text.js';
 // The check comes from @knowing/indexer/fresh, which loads neither the parsers nor the
 // language modules: a few milliseconds when nothing changed. Only a change loads the indexer.
 
-/** Note kind of the engine's cached answers (`PACK_NOTE_KIND` in @knowing/engine's engine.ts). */
-const ANSWER_CACHE_NOTE_KIND = 'context_pack';
-
 /** What {@link freshen} did. */
 export type FreshenOutcome =
   /** --no-refresh, --reindex (just done), `defaults.refresh: false`, or a shared (PostgreSQL) store. */
@@ -81,7 +78,7 @@ export async function freshen(ctx: CommandContext, index: OpenIndex): Promise<Fr
   const { indexRepository } = await import('@knowing/indexer');
   const progress = createProgress(ctx.out.stderr, { enabled: !ctx.out.quiet && !ctx.out.json, now: ctx.now });
   try {
-    const summary = await indexRepository({
+    await indexRepository({
       root: index.root,
       store: index.store,
       ...(languages ? { languages } : {}),
@@ -89,10 +86,6 @@ export async function freshen(ctx: CommandContext, index: OpenIndex): Promise<Fr
       onProgress: progress.onProgress,
       ...(ctx.io.signal ? { signal: ctx.io.signal } : {}),
     });
-    // The engine keys its cached answers by snapshot id, a Merkle root over the edges: an edit
-    // inside a function's body leaves it as it was, and the answer cached before the edit (its
-    // matches, lines and code) would come back. Drop them when the run wrote anything.
-    if (summary.write !== null) await index.store.deleteNotes({ kind: ANSWER_CACHE_NOTE_KIND });
   } catch (error) {
     progress.finish();
     if (ctx.io.signal?.aborted) throw error;
