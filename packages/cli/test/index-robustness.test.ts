@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, renameSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, FIXTURE, emptyDir, fixtureRepo, git, knowing, removeScratch } from './helpers.js';
@@ -146,5 +147,41 @@ describe('Ctrl-C while indexing', () => {
     expect(run.code).toBe(130);
     expect(run.msAfterSignal).toBeLessThan(1_500);
     expect((await stats(repo)).snapshot.id).toBe(before.snapshot.id);
+  });
+});
+
+describe('knowing index: parser threads', () => {
+  /** Every node and edge of an index, as sorted lines, so two indexes compare as text. */
+  async function graphOf(db: string): Promise<string[]> {
+    const { createSqliteStore } = await import('@knowing/store-sqlite');
+    const store = await createSqliteStore({ path: db, readonly: true });
+    try {
+      const lines: string[] = [];
+      for await (const n of store.allNodes()) lines.push(`node ${n.id} ${n.kind} ${n.file}:${n.startLine}-${n.endLine} ${n.signature ?? ''} ${n.isTest ? 'test' : ''}`);
+      for await (const e of store.allEdges()) lines.push(`edge ${e.source} ${e.type} ${e.target} ${e.confidence} ${e.line ?? ''}`);
+      return lines.sort();
+    } finally {
+      await store.close();
+    }
+  }
+
+  it('writes the same graph whether the main thread parses alone or beside a worker', async () => {
+    const root = join(emptyDir('knowing-threads-'), 'fixtures');
+    cpSync(join(BIN, '..', '..', '..', 'indexer', 'test', 'fixtures'), root, { recursive: true });
+    const alone = join(root, '..', 'alone.db');
+    const shared = join(root, '..', 'shared.db');
+    const first = await knowing(['index', root, '--db', alone, '--workers', '0', '--json'], { cwd: root });
+    const second = await knowing(['index', root, '--db', shared, '--workers', '2', '--json'], { cwd: root });
+    expect(first.code, first.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
+    const parsedAlone = JSON.parse(first.stdout) as { files: { parsed: number }; parser: { threads: number } };
+    const parsedShared = JSON.parse(second.stdout) as { files: { parsed: number }; parser: { threads: number; inWorkers: boolean } };
+    expect(parsedAlone.parser.threads).toBe(1);
+    // Enough files that workers pay off (the indexer parses a handful in-thread regardless).
+    expect(parsedShared.files.parsed).toBeGreaterThan(40);
+    expect(parsedShared.parser).toEqual({ threads: Math.min(2, availableParallelism()), inWorkers: availableParallelism() > 1 });
+    const graph = await graphOf(alone);
+    expect(graph.length).toBeGreaterThan(500);
+    expect(await graphOf(shared)).toEqual(graph);
   });
 });

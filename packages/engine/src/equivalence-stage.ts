@@ -55,7 +55,8 @@ export function createEquivalenceStage(registry: ClassRegistry, options: Equival
 
   async function repoLanguage(store: GraphStore, snapshot: string | null): Promise<LanguageId | null> {
     if (languageFor && languageFor.snapshot === snapshot) return languageFor.language;
-    const counts = await store.counts();
+    // Node counts alone where the store has them: counting edges by type reads every edge.
+    const counts = store.nodeCounts ? await store.nodeCounts() : await store.counts();
     languageFor = { snapshot, language: detectRepoLanguage(counts.nodesByLanguage) };
     return languageFor.language;
   }

@@ -13,6 +13,7 @@ export type {
   FindByNameOptions,
   EdgeQueryOptions,
   GraphCounts,
+  NodeCounts,
   GraphReader,
   FileWrite,
   OwnedEdges,

@@ -16,6 +16,7 @@ import type {
   FileRecord,
   FileWrite,
   GraphCounts,
+  NodeCounts,
   GraphEdge,
   GraphNode,
   GraphStore,
@@ -205,6 +206,27 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GraphStore 
       });
     }
   };
+  function countAll(): GraphCounts {
+    // Null-prototype records, so a kind called `constructor` counts like any other.
+    const byKind: Record<string, number> = Object.create(null);
+    const byLanguage: Record<string, number> = Object.create(null);
+    const byType: Record<string, number> = Object.create(null);
+    for (const { node } of nodes.values()) {
+      byKind[node.kind] = (byKind[node.kind] ?? 0) + 1;
+      // Placeholders have no language; they are counted under their kind only.
+      if (node.language !== '') byLanguage[node.language] = (byLanguage[node.language] ?? 0) + 1;
+    }
+    for (const { edge } of edges.values()) byType[edge.type] = (byType[edge.type] ?? 0) + 1;
+    return {
+      nodes: nodes.size,
+      edges: edges.size,
+      files: files.size,
+      nodesByKind: { ...byKind },
+      nodesByLanguage: { ...byLanguage },
+      edgesByType: { ...byType },
+    };
+  }
+
   /** Every method runs through here, so a closed store or a bad argument rejects instead of throwing. */
   const run = <T>(action: string, fn: () => T): Promise<T> => {
     try {
@@ -588,27 +610,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GraphStore 
       }),
     getFile: (path) => run('getFile', () => files.get(path)),
     listFiles: () => run('listFiles', () => [...files.values()].sort((a, b) => compareText(a.path, b.path))),
-    counts: () =>
-      run('counts', (): GraphCounts => {
-        // Null-prototype records, so a kind called `constructor` counts like any other.
-        const byKind: Record<string, number> = Object.create(null);
-        const byLanguage: Record<string, number> = Object.create(null);
-        const byType: Record<string, number> = Object.create(null);
-        for (const { node } of nodes.values()) {
-          byKind[node.kind] = (byKind[node.kind] ?? 0) + 1;
-          // Placeholders have no language; they are counted under their kind only.
-          if (node.language !== '') byLanguage[node.language] = (byLanguage[node.language] ?? 0) + 1;
-        }
-        for (const { edge } of edges.values()) byType[edge.type] = (byType[edge.type] ?? 0) + 1;
-        return {
-          nodes: nodes.size,
-          edges: edges.size,
-          files: files.size,
-          nodesByKind: { ...byKind },
-          nodesByLanguage: { ...byLanguage },
-          edgesByType: { ...byType },
-        };
+    nodeCounts: () =>
+      run('nodeCounts', (): NodeCounts => {
+        const { edges: _edges, edgesByType: _edgesByType, ...nodeSide } = countAll();
+        return nodeSide;
       }),
+    counts: () => run('counts', countAll),
     allNodes: () => ({
       async *[Symbol.asyncIterator]() {
         open('allNodes');

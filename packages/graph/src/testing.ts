@@ -266,6 +266,14 @@ export function testGraphStore(name: string, makeStore: () => Promise<GraphStore
         expect(c.edgesByType).toEqual({ calls: 6, contains: 2, references: 1, tests: 1 });
       });
 
+      test('node counts, when the store has them, are the node side of the counts', async () => {
+        await store.applyBatch(f.batch);
+        if (!store.nodeCounts) return;
+        const { edges: _edges, edgesByType: _edgesByType, ...nodeSide } = await store.counts();
+        expect(await store.nodeCounts()).toEqual(nodeSide);
+        expect(nodeSide.nodesByLanguage['python']).toBe(9);
+      });
+
       test('counts kinds whose names are Object.prototype members like any other', async () => {
         const file = 'shop/ctor.py';
         const ctor = makeNode({ file, scopes: ['Cart'], name: '__init__', kind: 'constructor', start: 2, end: 4 });

@@ -181,6 +181,9 @@ export interface GraphCounts {
   readonly edgesByType: Readonly<Record<string, number>>;
 }
 
+/** What {@link GraphReader.nodeCounts} returns: the node side of {@link GraphCounts}. */
+export type NodeCounts = Pick<GraphCounts, 'nodes' | 'files' | 'nodesByKind' | 'nodesByLanguage'>;
+
 /** Read access to the graph. */
 export interface GraphReader {
   repo(): Promise<RepoInfo | null>;
@@ -200,6 +203,12 @@ export interface GraphReader {
   getFile(path: string): Promise<FileRecord | undefined>;
   listFiles(): Promise<FileRecord[]>;
   counts(): Promise<GraphCounts>;
+  /**
+   * The node side of {@link counts} alone. Optional: counting edges by type reads every edge,
+   * most of the time of `counts()` on a large graph, and a query that wants the repository's
+   * languages need not pay for it. Callers fall back to `counts()` when a store lacks it.
+   */
+  nodeCounts?(): Promise<NodeCounts>;
   /** Every node, in unspecified order (for building in-memory structures). */
   allNodes(): AsyncIterable<GraphNode>;
   /** Every edge, in unspecified order. */

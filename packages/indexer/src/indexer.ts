@@ -20,6 +20,7 @@ import { createLanguageRegistry } from './languages/registry.js';
 import { LEXICAL_VERSION, lexicalDocuments } from './lexical.js';
 import type { FileExtraction, LanguageModule } from './languages/types.js';
 import { createWorkerPool, TaskTimeoutError, WorkerStartupError } from './pool.js';
+import type { WorkerPool } from './pool.js';
 import { externalNode, Project } from './resolve.js';
 import type { FileOutput, OwnerOutput } from './resolve.js';
 import { loadDirectories, loadLinkedTables, loadState, saveDirectories, saveState, saveTables, tableHash, tableOf } from './state.js';
@@ -169,6 +170,20 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   const previousRecords: ReadonlyMap<string, { readonly contentHash: string; readonly indexedAt: number; readonly syntaxErrors: number }> =
     stateFiles ?? new Map((await store.listFiles()).map((record) => [record.path, record]));
 
+  // A first or full index parses every file: its workers start now, loading their code and
+  // grammars while the walk runs, instead of after it.
+  let earlyPool: ParserPool | undefined;
+  const startPool = (size: number): ParserPool | undefined => {
+    if (earlyPool?.size === size) {
+      const pool = earlyPool;
+      earlyPool = undefined;
+      return pool;
+    }
+    return startParserPool(size, settings.fileTimeoutMs);
+  };
+  const workerThreads = parserThreads(settings.workers) - 1;
+  if ((full || !state) && workerThreads > 0) earlyPool = startParserPool(workerThreads, settings.fileTimeoutMs);
+
   // ---------------------------------------------------------------- discover
   const discoverStarted = performance.now();
   progress({ phase: 'discover', done: 0, total: 0 });
@@ -183,6 +198,9 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     // A full index reads every directory (and records fresh listings for the next run).
     ...(full ? {} : { previousDirectories }),
     ...(signal ? { signal } : {}),
+  }).catch(async (error: unknown) => {
+    await earlyPool?.pool.close();
+    throw error;
   });
   progress({ phase: 'discover', done: discovery.files.length, total: discovery.files.length });
   warnings.push(...discovery.warnings);
@@ -211,8 +229,15 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     if (!full && (await loadCachedExtraction(store, entry))) continue;
     toParse.push(entry);
   }
-  const parser = await parseAll(toParse, settings, progress, signal, checkpoint);
-  await acceptParsed(store, parser, warnings, checkpoint);
+  const accept = (entry: Entry, result: ExtractResult): Promise<void> => acceptParsed(store, entry, result, warnings);
+  let parser: ParseOutcome;
+  try {
+    parser = await parseAll(toParse, settings, progress, signal, checkpoint, accept, startPool);
+    warnings.push(...parser.warnings);
+  } finally {
+    await earlyPool?.pool.close();
+    earlyPool = undefined;
+  }
 
   // Nothing added, deleted or changed: the stored graph is current, nothing to resolve.
   const noop = state !== undefined && !added && deleted.size === 0 && entries.every((e) => !e.changed);
@@ -252,7 +277,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       await checkpoint();
       if (!entry.extraction && !(await loadCachedExtraction(store, entry))) missing.push(entry);
     }
-    if (missing.length > 0) await acceptParsed(store, await parseAll(missing, settings, progress, signal, checkpoint), warnings, checkpoint);
+    if (missing.length > 0) warnings.push(...(await parseAll(missing, settings, progress, signal, checkpoint, accept, startPool)).warnings);
     for (const entry of entries) entry.table = tableOf(entry.extraction!);
     return new Project(repoId, entries.map((e) => ({ path: e.file.path, extraction: e.extraction!, language: e.module })), { allPaths, ...(goModulePath ? { goModulePath } : {}) });
   };
@@ -494,21 +519,15 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   };
 }
 
-/** Take parse results into their entries and cache the good ones as notes. */
-async function acceptParsed(store: GraphStore, parsed: ParseOutcome, warnings: string[], checkpoint: () => Promise<void>): Promise<void> {
-  for (const { entry, result } of parsed.results) {
-    await checkpoint();
-    entry.extraction = result.extraction ?? decodeExtraction(result.encoded)?.extraction ?? emptyExtraction(entry.file.path, entry.module.id);
-    entry.contentHash = result.contentHash || entry.file.contentHash;
-    entry.sizeBytes = result.sizeBytes || entry.file.sizeBytes;
-    entry.parsedNow = true;
-    entry.failed = !result.cacheable;
-    if (result.warning) warnings.push(result.warning);
-    if (result.cacheable) await store.putNote(extractionKey(entry.file.path), EXTRACTION_NOTE, result.encoded, null);
-  }
-  warnings.push(...parsed.warnings);
-  // The encoded extractions are in the store now: the run need not hold them to its end.
-  parsed.results.length = 0;
+/** Take one parse result into its entry, and cache it as a note when it is good. */
+async function acceptParsed(store: GraphStore, entry: Entry, result: ExtractResult, warnings: string[]): Promise<void> {
+  entry.extraction = result.extraction ?? decodeExtraction(result.encoded)?.extraction ?? emptyExtraction(entry.file.path, entry.module.id);
+  entry.contentHash = result.contentHash || entry.file.contentHash;
+  entry.sizeBytes = result.sizeBytes || entry.file.sizeBytes;
+  entry.parsedNow = true;
+  entry.failed = !result.cacheable;
+  if (result.warning) warnings.push(result.warning);
+  if (result.cacheable) await store.putNote(extractionKey(entry.file.path), EXTRACTION_NOTE, result.encoded, null);
 }
 
 /** Fill `entry` from its extraction note when the note was written for this content. */
@@ -529,80 +548,129 @@ function taskOf(entry: Entry, timeoutMs: number): ExtractTask {
 }
 
 interface ParseOutcome {
-  readonly results: { entry: Entry; result: ExtractResult }[];
   readonly threads: number;
   readonly inWorkers: boolean;
   readonly warnings: string[];
 }
 
-/** Parse files in workers when that pays off and is possible, else in this thread. */
+/**
+ * Parse files in this thread and, when that pays off and is possible, in worker threads beside
+ * it: every thread takes the next file from one list, largest first, so none waits on a
+ * straggler at the end. This thread parses too (it would otherwise only wait), and it takes in
+ * the workers' results between its own files, so decoding them overlaps the parse.
+ */
 async function parseAll(
   toParse: readonly Entry[],
   settings: { workers: number; fileTimeoutMs: number },
   progress: (event: IndexProgress) => void,
   signal: AbortSignal | undefined,
   checkpoint: () => Promise<void>,
+  accept: (entry: Entry, result: ExtractResult) => Promise<void>,
+  startPool: (size: number) => ParserPool | undefined,
 ): Promise<ParseOutcome> {
-  const results: { entry: Entry; result: ExtractResult }[] = [];
   const warnings: string[] = [];
   const total = toParse.length;
-  const requested = Math.max(0, Math.min(settings.workers, availableParallelism()));
-  // Workers load dist/worker.js; from TypeScript sources (tests, tsx) that file does not exist.
-  const builtJs = import.meta.url.endsWith('.js');
-  const useWorkers = requested > 0 && builtJs && total >= MIN_FILES_FOR_WORKERS;
+  let done = 0;
+  const queue = [...toParse].sort((a, b) => b.sizeBytes - a.sizeBytes);
+  let next = 0;
+  const threads = parserThreads(settings.workers);
+  const pool = threads > 1 && total >= MIN_FILES_FOR_WORKERS ? startPool(threads - 1) : undefined;
   progress({ phase: 'parse', done: 0, total });
-  if (!useWorkers) {
-    for (const entry of toParse) {
-      await checkpoint();
-      // Read synchronously: a thread-pool round trip per file costs more than the read here.
-      results.push({ entry, result: await extractFile(taskOf(entry, settings.fileTimeoutMs), [entry.module], readFileSync) });
-      progress({ phase: 'parse', done: results.length, total, path: entry.file.path });
-    }
-    return { results, threads: total > 0 ? 1 : 0, inWorkers: false, warnings };
-  }
+  const finish = async (entry: Entry, result: ExtractResult): Promise<void> => {
+    await accept(entry, result);
+    progress({ phase: 'parse', done: ++done, total, path: entry.file.path });
+  };
+  const parseHere = async (entry: Entry): Promise<void> => {
+    // Read synchronously: a thread-pool round trip per file costs more than the read here.
+    await finish(entry, await extractFile(taskOf(entry, settings.fileTimeoutMs), [entry.module], readFileSync));
+  };
   let fellBack = false;
+  /** One worker's feed: it holds `depth` files at a time and asks for the next as each returns. */
+  const feed = async (): Promise<void> => {
+    while (next < queue.length && !fellBack) {
+      const entry = queue[next++]!;
+      let result: ExtractResult;
+      try {
+        result = await pool!.pool.run(taskOf(entry, settings.fileTimeoutMs));
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        if (error instanceof WorkerStartupError) {
+          // Workers cannot run in this process: this thread parses everything.
+          if (!fellBack) warnings.push(`parser workers unavailable (${error.message}); parsing in the calling thread`);
+          fellBack = true;
+          await parseHere(entry);
+          return;
+        }
+        const reason = error instanceof TaskTimeoutError ? 'worker timed out' : `worker failed: ${(error as Error).message}`;
+        result = {
+          path: entry.file.path,
+          encoded: new Uint8Array(0),
+          extraction: emptyExtraction(entry.file.path, entry.module.id),
+          contentHash: entry.file.contentHash,
+          sizeBytes: entry.file.sizeBytes,
+          warning: `${entry.file.path}: ${reason}; indexed without symbols`,
+          cacheable: false,
+        };
+      }
+      signal?.throwIfAborted();
+      await finish(entry, result);
+    }
+  };
+  // A feed's failure (an abort) is kept, not left unhandled: this thread may be the one to stop.
+  let feedFailure: unknown;
+  const feeds = pool
+    ? Array.from({ length: pool.size * WORKER_DEPTH }, () =>
+        feed().catch((error: unknown) => {
+          feedFailure ??= error;
+          next = queue.length;
+        }),
+      )
+    : [];
+  try {
+    while (next < queue.length) {
+      await checkpoint();
+      await parseHere(queue[next++]!);
+      // A turn of the event loop between files: the workers' results come in, and each gets its
+      // next file, while this thread parses.
+      if (pool) await yieldToEventLoop();
+    }
+    await Promise.all(feeds);
+    if (feedFailure !== undefined) throw feedFailure;
+  } finally {
+    await pool?.pool.close();
+  }
+  const used = pool && !fellBack ? pool.size + 1 : total > 0 ? 1 : 0;
+  return { threads: used, inWorkers: used > 1, warnings };
+}
+
+/** Files a worker holds at once (one parsing, the rest waiting in it): no idle gap between two. */
+const WORKER_DEPTH = 2;
+
+/** Parser threads, this one included, for a `workers` setting. */
+function parserThreads(workers: number): number {
+  return Math.max(1, Math.min(workers, availableParallelism()));
+}
+
+/**
+ * Start `size` parser workers, or none from TypeScript sources: workers load dist/worker.js,
+ * which tests and tsx runs do not have.
+ */
+function startParserPool(size: number, fileTimeoutMs: number): ParserPool | undefined {
+  if (!import.meta.url.endsWith('.js')) return undefined;
   const pool = createWorkerPool<ExtractTask, ExtractResult>({
     script: new URL('./worker.js', import.meta.url),
-    size: Math.min(requested, total),
+    size,
     // The in-worker parse deadline fires first; this catches a worker stuck anywhere else.
-    taskTimeoutMs: settings.fileTimeoutMs * 2 + 5_000,
+    taskTimeoutMs: fileTimeoutMs * 2 + 5_000,
+    tasksPerWorker: WORKER_DEPTH,
   });
-  try {
-    await Promise.all(
-      toParse.map(async (entry) => {
-        let result: ExtractResult;
-        try {
-          result = await pool.run(taskOf(entry, settings.fileTimeoutMs));
-        } catch (error) {
-          if (signal?.aborted) throw error;
-          if (error instanceof WorkerStartupError) {
-            // Workers cannot run in this process: parse here instead.
-            if (!fellBack) warnings.push(`parser workers unavailable (${error.message}); parsing in the calling thread`);
-            fellBack = true;
-            results.push({ entry, result: await extractFile(taskOf(entry, settings.fileTimeoutMs), [entry.module]) });
-            progress({ phase: 'parse', done: results.length, total, path: entry.file.path });
-            return;
-          }
-          const reason = error instanceof TaskTimeoutError ? 'worker timed out' : `worker failed: ${(error as Error).message}`;
-          result = {
-            path: entry.file.path,
-            encoded: new Uint8Array(0),
-            extraction: emptyExtraction(entry.file.path, entry.module.id),
-            contentHash: entry.file.contentHash,
-            sizeBytes: entry.file.sizeBytes,
-            warning: `${entry.file.path}: ${reason}; indexed without symbols`,
-            cacheable: false,
-          };
-        }
-        signal?.throwIfAborted();
-        results.push({ entry, result });
-        progress({ phase: 'parse', done: results.length, total, path: entry.file.path });
-      }),
-    );
-  } finally {
-    await pool.close();
-  }
-  return { results, threads: fellBack ? 1 : Math.min(requested, total), inWorkers: !fellBack, warnings };
+  return { pool, size };
+}
+
+/** A worker pool started (possibly before discovery ends) for a parse. */
+interface ParserPool {
+  readonly pool: WorkerPool<ExtractTask, ExtractResult>;
+  readonly size: number;
 }
 
 /** A file's text for the lexical index; undefined when it can no longer be read (its nodes get bodiless documents). */

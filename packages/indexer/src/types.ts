@@ -17,10 +17,11 @@ export interface IndexOptions {
   /** Ignore cached extractions and index state: parse every file and rewrite the whole graph. @default false */
   readonly full?: boolean;
   /**
-   * Parser threads. 0 parses in the calling thread. Workers need the built JavaScript
-   * (`dist/`); from TypeScript sources the indexer falls back to the calling thread.
-   * Small batches (a few changed files) are parsed in-thread regardless: starting workers
-   * costs more than it saves.
+   * Parser threads, the calling thread included: it parses too, beside `workers - 1` worker
+   * threads (0 and 1 both parse in the calling thread alone). Workers need the built JavaScript
+   * (`dist/`); from TypeScript sources the indexer parses in the calling thread. Small batches
+   * (a few changed files) are parsed in-thread regardless: starting workers costs more than it
+   * saves.
    * @default min(2, available cores)
    */
   readonly workers?: number;

@@ -22,6 +22,7 @@ export {
   DEFAULT_HEURISTIC_OPTIONS,
   createHeuristicTokenizer,
   createExactTokenizer,
+  startExactTokenizer,
   canonicalLine,
   formatScale,
   estimateTokens,

@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { ErrorCode, KnowingError } from '@knowing/graph';
 import type { GraphNode, RankedSymbol } from '@knowing/graph';
 import type { CostOptions, HeuristicTokenizerOptions, Tokenizer } from './types.js';
@@ -78,6 +80,94 @@ export async function createExactTokenizer(): Promise<Tokenizer> {
     });
   }
   return { name: 'cl100k_base', linesAdd: true, count: (text) => encoding.countTokens(text) };
+}
+
+/** Source of the worker {@link startExactTokenizer} counts in (CommonJS: `eval` workers are scripts). */
+const COUNTING_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const state = new Int32Array(workerData.state);
+let encoding;
+let failure;
+try {
+  encoding = require(workerData.encoding);
+} catch (error) {
+  failure = error;
+}
+parentPort.on('message', (text) => {
+  let outcome = 2;
+  if (encoding) {
+    try {
+      Atomics.store(state, 1, encoding.countTokens(text));
+      outcome = 1;
+    } catch {}
+  }
+  Atomics.store(state, 0, outcome);
+  Atomics.notify(state, 0);
+});
+`;
+
+/** Longest a count waits for the worker (its first count also waits for the tables to load). */
+const WORKER_ANSWER_TIMEOUT_MS = 20_000;
+
+/**
+ * A cl100k_base tokenizer whose tables (a few MB of JavaScript, ~80 ms to load) load in a worker
+ * thread while the caller goes on, so that in a short-lived process (one CLI command) the load
+ * overlaps the rest of its work instead of adding to it. `count` stays synchronous: it hands the
+ * text to the worker and waits for the answer; the first count also waits for the tables. The
+ * counts are gpt-tokenizer's, as with {@link createExactTokenizer}. When the worker cannot count
+ * (no worker threads, a load failure) the tables are loaded in this thread instead. The worker
+ * never keeps the process alive.
+ *
+ * @example
+ * ```ts
+ * const tokenizer = startExactTokenizer(); // returns at once
+ * const answer = await engine.forTask(task); // meanwhile the tables load
+ * tokenizer.count(render(answer));
+ * ```
+ */
+export function startExactTokenizer(): Tokenizer {
+  const require = createRequire(import.meta.url);
+  let inThread: Cl100k | undefined;
+  const loadHere = (): Cl100k => {
+    try {
+      return (inThread ??= require('gpt-tokenizer/encoding/cl100k_base') as Cl100k);
+    } catch (cause) {
+      throw new KnowingError(ErrorCode.Internal, 'could not load the cl100k_base encoding of gpt-tokenizer', {
+        source: 'pack',
+        cause,
+        hint: 'check that gpt-tokenizer is installed',
+      });
+    }
+  };
+  let state: Int32Array | undefined;
+  let worker: Worker | undefined;
+  try {
+    const shared = new SharedArrayBuffer(8);
+    worker = new Worker(COUNTING_WORKER, { eval: true, workerData: { state: shared, encoding: require.resolve('gpt-tokenizer/encoding/cl100k_base') } });
+    worker.unref();
+    // A worker that fails is only a slower start: this thread counts instead.
+    worker.on('error', () => {
+      worker = undefined;
+    });
+    state = new Int32Array(shared);
+  } catch {
+    worker = undefined;
+  }
+  const countInWorker = (text: string): number | undefined => {
+    if (!worker || !state) return undefined;
+    Atomics.store(state, 0, 0);
+    worker.postMessage(text);
+    Atomics.wait(state, 0, 0, WORKER_ANSWER_TIMEOUT_MS);
+    if (Atomics.load(state, 0) === 1) return Atomics.load(state, 1);
+    void worker.terminate();
+    worker = undefined;
+    return undefined;
+  };
+  return {
+    name: 'cl100k_base',
+    linesAdd: true,
+    count: (text) => countInWorker(text) ?? loadHere().countTokens(text),
+  };
 }
 
 /**

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, isKnowingError } from '@knowing/graph';
-import { FORMAT_COST_SCALE, canonicalLine, createExactTokenizer, createHeuristicTokenizer, estimateTokens, formatScale, packSymbols } from '../src/index.js';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { FORMAT_COST_SCALE, canonicalLine, createExactTokenizer, createHeuristicTokenizer, estimateTokens, formatScale, packSymbols, startExactTokenizer } from '../src/index.js';
 import { sym } from './fixtures.js';
 
 // Canonical line: 'src/app.ts.handleLogin function function handleLogin(req, res)' = 63 characters.
@@ -81,5 +83,17 @@ describe('createExactTokenizer', () => {
     const pack = packSymbols(candidates, { budget, tokenizer, render });
     expect(pack.tokensUsed).toBe(budget);
     expect(pack.symbols).toHaveLength(3);
+  });
+});
+
+describe('startExactTokenizer', () => {
+  it('counts exactly what createExactTokenizer counts, for any text', async () => {
+    const background = startExactTokenizer();
+    const reference = await createExactTokenizer();
+    expect(background.name).toBe(reference.name);
+    expect(background.linesAdd).toBe(true);
+    const source = readFileSync(fileURLToPath(new URL('../src/tokens.ts', import.meta.url)), 'utf8');
+    const texts = ['', 'hello world', 'a, b; c.', 'naïve café — 東京 🚀', '\n\n\t  \n', source, source.repeat(20)];
+    for (const text of texts) expect(background.count(text)).toBe(reference.count(text));
   });
 });

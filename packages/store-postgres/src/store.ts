@@ -9,6 +9,7 @@ import {
   type FileRecord,
   type FindByNameOptions,
   type GraphCounts,
+  type NodeCounts,
   type GraphEdge,
   type GraphNode,
   type LanguageId,
@@ -325,6 +326,39 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   };
 
   /** Every public method runs through here: closed check, then driver errors → KnowingError. */
+  /** Counts of what the store holds, edges by type only when asked (they read every edge). */
+  async function countAll(withEdges: boolean): Promise<GraphCounts> {
+    // One statement: the three counts come from the same snapshot.
+    const found = await rows<{ what: string; a: string; b: string; n: number }>(sql`
+      SELECT 'node' AS what, kind AS a, language AS b, count(*)::int AS n FROM ${t.nodes} GROUP BY kind, language
+      ${withEdges ? sql`UNION ALL SELECT 'edge', type, '', count(*)::int FROM ${t.edges} GROUP BY type` : sql``}
+      UNION ALL SELECT 'file', '', '', count(*)::int FROM ${t.files}`);
+    const nodesByKind: Record<string, number> = {};
+    const nodesByLanguage: Record<string, number> = {};
+    const edgesByType: Record<string, number> = {};
+    let nodes = 0;
+    let edges = 0;
+    let files = 0;
+    // Own-property reads: a kind named `constructor` must not find Object.prototype's.
+    const add = (record: Record<string, number>, key: string, n: number): void => {
+      record[key] = (Object.hasOwn(record, key) ? record[key]! : 0) + n;
+    };
+    for (const row of found) {
+      if (row.what === 'node') {
+        nodes += row.n;
+        add(nodesByKind, row.a, row.n);
+        // Placeholders have no language; they count under their kind only.
+        if (row.b !== '') add(nodesByLanguage, row.b, row.n);
+      } else if (row.what === 'edge') {
+        edges += row.n;
+        add(edgesByType, row.a, row.n);
+      } else {
+        files = row.n;
+      }
+    }
+    return { nodes, edges, files, nodesByKind, nodesByLanguage, edgesByType };
+  }
+
   async function run<T>(action: string, fn: () => Promise<T>): Promise<T> {
     try {
       ensureOpen(action);
@@ -519,38 +553,13 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 
     listFiles: () => run('listFiles', async () => (await rows<FileRow>(sql`SELECT ${FILE_COLUMNS} FROM ${t.files} ORDER BY path`)).map(toFile)),
 
-    counts: () =>
-      run('counts', async (): Promise<GraphCounts> => {
-        // One statement: the three counts come from the same snapshot.
-        const found = await rows<{ what: string; a: string; b: string; n: number }>(sql`
-          SELECT 'node' AS what, kind AS a, language AS b, count(*)::int AS n FROM ${t.nodes} GROUP BY kind, language
-          UNION ALL SELECT 'edge', type, '', count(*)::int FROM ${t.edges} GROUP BY type
-          UNION ALL SELECT 'file', '', '', count(*)::int FROM ${t.files}`);
-        const nodesByKind: Record<string, number> = {};
-        const nodesByLanguage: Record<string, number> = {};
-        const edgesByType: Record<string, number> = {};
-        let nodes = 0;
-        let edges = 0;
-        let files = 0;
-        // Own-property reads: a kind named `constructor` must not find Object.prototype's.
-        const add = (record: Record<string, number>, key: string, n: number): void => {
-          record[key] = (Object.hasOwn(record, key) ? record[key]! : 0) + n;
-        };
-        for (const row of found) {
-          if (row.what === 'node') {
-            nodes += row.n;
-            add(nodesByKind, row.a, row.n);
-            // Placeholders have no language; they count under their kind only.
-            if (row.b !== '') add(nodesByLanguage, row.b, row.n);
-          } else if (row.what === 'edge') {
-            edges += row.n;
-            add(edgesByType, row.a, row.n);
-          } else {
-            files = row.n;
-          }
-        }
-        return { nodes, edges, files, nodesByKind, nodesByLanguage, edgesByType };
+    nodeCounts: () =>
+      run('nodeCounts', async (): Promise<NodeCounts> => {
+        const { edges: _edges, edgesByType: _edgesByType, ...nodeSide } = await countAll(false);
+        return nodeSide;
       }),
+
+    counts: () => run('counts', () => countAll(true)),
 
     allNodes: () => stream('allNodes', sql<NodeRow>`SELECT ${NODE_COLUMNS} FROM ${t.nodes} n`, toNode),
 

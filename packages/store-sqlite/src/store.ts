@@ -12,6 +12,7 @@ import {
   type GraphEdge,
   type GraphNode,
   type Note,
+  type NodeCounts,
   type NodeId,
   type NodeKind,
   type RepoInfo,
@@ -330,6 +331,24 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     };
   }
 
+  function countNodes(): NodeCounts {
+    const byKind = st.countNodes.all() as { kind: string; language: string; n: number }[];
+    const nodesByKind: Record<string, number> = {};
+    const nodesByLanguage: Record<string, number> = {};
+    let nodes = 0;
+    for (const row of byKind) {
+      const n = Number(row.n);
+      nodes += n;
+      // Own-property reads: a kind named `constructor` must not find Object.prototype's.
+      nodesByKind[row.kind] = (Object.hasOwn(nodesByKind, row.kind) ? nodesByKind[row.kind]! : 0) + n;
+      // Placeholders have no language; they are counted under their kind only.
+      if (row.language !== '') {
+        nodesByLanguage[row.language] = (Object.hasOwn(nodesByLanguage, row.language) ? nodesByLanguage[row.language]! : 0) + n;
+      }
+    }
+    return { nodes, files: Number(st.countFiles.get()), nodesByKind, nodesByLanguage };
+  }
+
   /** Every public method runs through here: closed check, then driver errors → KnowingError. */
   function run<T>(action: string, fn: () => T): Promise<T> {
     try {
@@ -464,31 +483,19 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
 
     listFiles: () => run('listFiles', () => (st.files.all() as FileRow[]).map(toFile)),
 
+    nodeCounts: () => run('nodeCounts', countNodes),
+
     counts: () =>
       run('counts', (): GraphCounts => {
-        const byKind = st.countNodes.all() as { kind: string; language: string; n: number }[];
+        const { nodes, files, nodesByKind, nodesByLanguage } = countNodes();
         const byType = st.countEdges.all() as { type: string; n: number }[];
-        const files = st.countFiles.get() as number;
-        const nodesByKind: Record<string, number> = {};
-        const nodesByLanguage: Record<string, number> = {};
-        let nodeTotal = 0;
-        for (const row of byKind) {
-          const n = Number(row.n);
-          nodeTotal += n;
-          // Own-property reads: a kind named `constructor` must not find Object.prototype's.
-          nodesByKind[row.kind] = (Object.hasOwn(nodesByKind, row.kind) ? nodesByKind[row.kind]! : 0) + n;
-          // Placeholders have no language; they are counted under their kind only.
-          if (row.language !== '') {
-            nodesByLanguage[row.language] = (Object.hasOwn(nodesByLanguage, row.language) ? nodesByLanguage[row.language]! : 0) + n;
-          }
-        }
         const edgesByType: Record<string, number> = {};
         let edgeTotal = 0;
         for (const row of byType) {
           edgesByType[row.type] = Number(row.n);
           edgeTotal += Number(row.n);
         }
-        return { nodes: nodeTotal, edges: edgeTotal, files: Number(files), nodesByKind, nodesByLanguage, edgesByType };
+        return { nodes, edges: edgeTotal, files, nodesByKind, nodesByLanguage, edgesByType };
       }),
 
     allNodes: () => ({

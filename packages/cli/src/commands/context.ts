@@ -3,7 +3,7 @@ import type { ContextResult, Engine } from '@knowing/engine';
 import { createSqliteStore } from '@knowing/store-sqlite';
 import { fitPack } from '@knowing/wire';
 import type { FittedPack } from '@knowing/wire';
-import { createExactTokenizer, createHeuristicTokenizer } from '@knowing/pack';
+import { createHeuristicTokenizer, startExactTokenizer } from '@knowing/pack';
 import type { Tokenizer } from '@knowing/pack';
 import { readSourceFile } from '../source.js';
 import { booleanValue, listValue, positiveInteger, stringValue, withTaskText } from '../args.js';
@@ -149,10 +149,13 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
   }
 }
 
-/** The tokenizer a budget is counted in: cl100k_base unless --tokenizer heuristic. */
+/**
+ * The tokenizer a budget is counted in: cl100k_base unless --tokenizer heuristic. Its tables
+ * load in a worker while the command opens the index and answers.
+ */
 export async function tokenizerFor(name: string | undefined): Promise<Tokenizer> {
   const choice = (name ?? 'cl100k').trim().toLowerCase();
-  if (choice === 'cl100k' || choice === 'cl100k_base') return createExactTokenizer();
+  if (choice === 'cl100k' || choice === 'cl100k_base') return startExactTokenizer();
   if (choice === 'heuristic' || choice === 'chars/4') return createHeuristicTokenizer();
   throw usageError(`unknown tokenizer "${name}"`, 'use cl100k (exact) or heuristic (characters / 4)');
 }
