@@ -14,6 +14,7 @@ export type {
   EdgeQueryOptions,
   GraphCounts,
   NodeCounts,
+  GraphOutline,
   GraphReader,
   FileWrite,
   OwnedEdges,

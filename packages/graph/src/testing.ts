@@ -266,6 +266,17 @@ export function testGraphStore(name: string, makeStore: () => Promise<GraphStore
         expect(c.edgesByType).toEqual({ calls: 6, contains: 2, references: 1, tests: 1 });
       });
 
+      test('the graph outline, when the store has one, is every node and edge in the order allNodes and allEdges give', async () => {
+        await store.applyBatch(f.batch);
+        if (!store.graphOutline) return;
+        const outline = await store.graphOutline();
+        const nodes = await collect(store.allNodes());
+        const edges = await collect(store.allEdges());
+        expect(outline.nodes).toEqual(nodes.map(({ id, kind, external, isTest }) => ({ id, kind, external, isTest })));
+        expect(outline.edges).toEqual(edges.map(({ source, target, type, provenance, confidence }) => ({ source, target, type, provenance, confidence })));
+        expect(outline.edges).toHaveLength(f.allEdges.length);
+      });
+
       test('node counts, when the store has them, are the node side of the counts', async () => {
         await store.applyBatch(f.batch);
         if (!store.nodeCounts) return;

@@ -181,6 +181,12 @@ export interface GraphCounts {
   readonly edgesByType: Readonly<Record<string, number>>;
 }
 
+/** What {@link GraphReader.graphOutline} returns. */
+export interface GraphOutline {
+  readonly nodes: readonly Pick<GraphNode, 'id' | 'kind' | 'external' | 'isTest'>[];
+  readonly edges: readonly Pick<GraphEdge, 'source' | 'target' | 'type' | 'provenance' | 'confidence'>[];
+}
+
 /** What {@link GraphReader.nodeCounts} returns: the node side of {@link GraphCounts}. */
 export type NodeCounts = Pick<GraphCounts, 'nodes' | 'files' | 'nodesByKind' | 'nodesByLanguage'>;
 
@@ -209,6 +215,13 @@ export interface GraphReader {
    * languages need not pay for it. Callers fall back to `counts()` when a store lacks it.
    */
   nodeCounts?(): Promise<NodeCounts>;
+  /**
+   * Every node and edge in the lean form an adjacency is built from: nodes in `allNodes()`
+   * order with only what their flags need, edges with their endpoints' ids. Optional: a store
+   * that can read this without building whole nodes and edges (SQLite reads it several times
+   * faster) offers it; the walk falls back to `allNodes()` and `allEdges()`.
+   */
+  graphOutline?(): Promise<GraphOutline>;
   /** Every node, in unspecified order (for building in-memory structures). */
   allNodes(): AsyncIterable<GraphNode>;
   /** Every edge, in unspecified order. */

@@ -159,6 +159,9 @@ export function createWorkerPool<Task, Result>(options: WorkerPoolOptions): Work
   }
 
   function dispatch(): void {
+    // After close() every worker stays ref'd until it has exited: a worker that says it is ready
+    // while being terminated must not be unref'd, or the process could end with close() pending.
+    if (closed) return;
     // Only a worker that said it is ready gets a task: a death before that is a start-up failure,
     // a death after it is the task's crash (the two events can otherwise arrive in either order).
     // Workers are filled level by level, so that every worker has a task before any has two.

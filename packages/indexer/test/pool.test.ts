@@ -50,6 +50,14 @@ describe('worker pool and the event loop', { timeout: 60_000 }, () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', tsx, script], { timeout: 50_000 });
     expect(stdout).toBe('[2,4,6]');
   });
+
+  it('settles close() when a worker says it is ready only after the pool was closed', async () => {
+    const tsx = createRequire(import.meta.url).resolve('tsx');
+    const script = fileURLToPath(new URL('./fixtures/scripts/close-before-ready-handled.ts', import.meta.url));
+    // Before the fix, the late readiness unref'd the worker being terminated: exit code 13.
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', tsx, script], { timeout: 50_000 });
+    expect(stdout).toBe('closed');
+  });
 });
 
 describe('worker pool startup failures', { timeout: 60_000 }, () => {

@@ -60,6 +60,13 @@ function decodeNote(bytes: Uint8Array): Adjacency | undefined {
 }
 
 async function buildFromStore(reader: AdjacencyReader): Promise<Adjacency> {
+  if (reader.graphOutline) {
+    const outline = await reader.graphOutline();
+    return buildAdjacency(
+      outline.nodes.map((node) => ({ id: node.id, flags: nodeFlags(node) })),
+      outline.edges,
+    );
+  }
   const nodes: AdjacencyNode[] = [];
   for await (const node of reader.allNodes()) nodes.push({ id: node.id, flags: nodeFlags(node) });
   const edges: AdjacencyEdge[] = [];

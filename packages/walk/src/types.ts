@@ -247,6 +247,6 @@ export interface LoadedAdjacency {
 }
 
 /** A reader that may also know its current snapshot (every `GraphStore` does). */
-export type AdjacencyReader = Pick<GraphReader, 'allNodes' | 'allEdges'> & {
+export type AdjacencyReader = Pick<GraphReader, 'allNodes' | 'allEdges' | 'graphOutline'> & {
   currentSnapshot?: () => Promise<{ readonly id: string } | null>;
 };
