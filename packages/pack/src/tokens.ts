@@ -85,19 +85,18 @@ export async function createExactTokenizer(): Promise<Tokenizer> {
 /** Source of the worker {@link startExactTokenizer} counts in (CommonJS: `eval` workers are scripts). */
 const COUNTING_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const state = new Int32Array(workerData.state);
 let encoding;
-let failure;
 try {
   encoding = require(workerData.encoding);
-} catch (error) {
-  failure = error;
-}
-parentPort.on('message', (text) => {
+} catch {}
+// A request is { texts, answer }: answer[1 + i] gets the count of texts[i], then answer[0] says
+// 1 (counted) or 2 (could not count), and the waiting thread is woken.
+parentPort.on('message', ({ texts, answer }) => {
+  const state = new Int32Array(answer);
   let outcome = 2;
   if (encoding) {
     try {
-      Atomics.store(state, 1, encoding.countTokens(text));
+      for (let i = 0; i < texts.length; i++) state[1 + i] = encoding.countTokens(texts[i]);
       outcome = 1;
     } catch {}
   }
@@ -139,34 +138,34 @@ export function startExactTokenizer(): Tokenizer {
       });
     }
   };
-  let state: Int32Array | undefined;
   let worker: Worker | undefined;
   try {
-    const shared = new SharedArrayBuffer(8);
-    worker = new Worker(COUNTING_WORKER, { eval: true, workerData: { state: shared, encoding: require.resolve('gpt-tokenizer/encoding/cl100k_base') } });
+    worker = new Worker(COUNTING_WORKER, { eval: true, workerData: { encoding: require.resolve('gpt-tokenizer/encoding/cl100k_base') } });
     worker.unref();
     // A worker that fails is only a slower start: this thread counts instead.
     worker.on('error', () => {
       worker = undefined;
     });
-    state = new Int32Array(shared);
   } catch {
     worker = undefined;
   }
-  const countInWorker = (text: string): number | undefined => {
-    if (!worker || !state) return undefined;
-    Atomics.store(state, 0, 0);
-    worker.postMessage(text);
+  const countInWorker = (texts: readonly string[]): number[] | undefined => {
+    if (!worker) return undefined;
+    const answer = new SharedArrayBuffer(4 * (texts.length + 1));
+    const state = new Int32Array(answer);
+    worker.postMessage({ texts, answer });
     Atomics.wait(state, 0, 0, WORKER_ANSWER_TIMEOUT_MS);
-    if (Atomics.load(state, 0) === 1) return Atomics.load(state, 1);
+    if (Atomics.load(state, 0) === 1) return Array.from(state.subarray(1));
     void worker.terminate();
     worker = undefined;
     return undefined;
   };
+  const countEach = (texts: readonly string[]): number[] => countInWorker(texts) ?? texts.map((text) => loadHere().countTokens(text));
   return {
     name: 'cl100k_base',
     linesAdd: true,
-    count: (text) => countInWorker(text) ?? loadHere().countTokens(text),
+    count: (text) => countEach([text])[0]!,
+    countEach,
   };
 }
 

@@ -14,6 +14,12 @@ export interface Tokenizer {
    * cl100k does). Lets a caller recount only the lines that changed. @default false
    */
   readonly linesAdd?: boolean;
+  /**
+   * The counts of several texts, each equal to `count` of that text. Optional: a tokenizer
+   * that counts elsewhere (in a worker) answers many short texts in one round trip instead of
+   * one each; callers fall back to `count`.
+   */
+  countEach?(texts: readonly string[]): number[];
 }
 
 /** An output format name. The built-in ones have entries in `FORMAT_COST_SCALE`; others cost 1×. */

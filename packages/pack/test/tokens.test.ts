@@ -95,5 +95,8 @@ describe('startExactTokenizer', () => {
     const source = readFileSync(fileURLToPath(new URL('../src/tokens.ts', import.meta.url)), 'utf8');
     const texts = ['', 'hello world', 'a, b; c.', 'naïve café — 東京 🚀', '\n\n\t  \n', source, source.repeat(20)];
     for (const text of texts) expect(background.count(text)).toBe(reference.count(text));
+    // Many at once, in one round trip: each the same as alone.
+    expect(background.countEach!(texts)).toEqual(texts.map((text) => reference.count(text)));
+    expect(background.countEach!([])).toEqual([]);
   });
 });

@@ -133,7 +133,7 @@ function planCode(symbols: readonly RankedSymbol[], source: (file: string) => st
     const lines = linesOf(text, node.startLine, Math.max(node.startLine, node.endLine));
     if (!lines) continue;
     // +1 per line: the line break, and a format's per-line marker.
-    const costs = lines.map((line) => tokenizer.count(line) + 1);
+    const costs = (tokenizer.countEach ? tokenizer.countEach(lines) : lines.map((line) => tokenizer.count(line))).map((count) => count + 1);
     const total = costs.reduce((sum, cost) => sum + cost, 0);
     if (total <= left) {
       code.set(node.id, { text: lines.join('\n'), startLine: node.startLine, endLine: node.startLine + lines.length - 1, truncated: false });
@@ -356,16 +356,8 @@ const PIECE_CHARS = 2000;
  */
 function piecewiseCounter(tokenizer: Tokenizer): (text: string) => number {
   const cache = new Map<string, number>();
-  const countPiece = (piece: string): number => {
-    let count = cache.get(piece);
-    if (count === undefined) {
-      count = tokenizer.count(piece);
-      cache.set(piece, count);
-    }
-    return count;
-  };
   return (text) => {
-    let total = 0;
+    const pieces: string[] = [];
     let start = 0;
     while (start < text.length) {
       let end = text.indexOf('\n', start);
@@ -373,12 +365,19 @@ function piecewiseCounter(tokenizer: Tokenizer): (text: string) => number {
       while (end - start > PIECE_CHARS) {
         const cut = Math.max(text.lastIndexOf(',', start + PIECE_CHARS), text.lastIndexOf('>', start + PIECE_CHARS));
         const stop = cut > start ? cut + 1 : start + PIECE_CHARS;
-        total += countPiece(text.slice(start, stop));
+        pieces.push(text.slice(start, stop));
         start = stop;
       }
-      total += countPiece(text.slice(start, end));
+      pieces.push(text.slice(start, end));
       start = end;
     }
+    // The pieces not seen yet are counted together: one round trip to a tokenizer that counts
+    // in a worker, instead of one per line.
+    const unseen = [...new Set(pieces.filter((piece) => !cache.has(piece)))];
+    const counts = tokenizer.countEach && unseen.length > 1 ? tokenizer.countEach(unseen) : unseen.map((piece) => tokenizer.count(piece));
+    unseen.forEach((piece, i) => cache.set(piece, counts[i]!));
+    let total = 0;
+    for (const piece of pieces) total += cache.get(piece)!;
     return total;
   };
 }

@@ -59,6 +59,30 @@ describe('fitPack', () => {
     }
   });
 
+  it('counts many pieces in one call when the tokenizer can, and prints the same answer', async () => {
+    const exact = await createExactTokenizer();
+    let single = 0;
+    let batched = 0;
+    const oneByOne = { ...exact, count: (text: string) => (single++, exact.count(text)) };
+    const inBatches = {
+      ...oneByOne,
+      countEach: (texts: readonly string[]) => (batched++, texts.map((text) => exact.count(text))),
+    };
+    for (const code of [false, true]) {
+      const options = { format: 'xml', budget: 3000, task: 'run the pipeline', ...(code ? { source: () => source } : {}) } as const;
+      single = 0;
+      const plain = fitPack(pack, { ...options, tokenizer: oneByOne });
+      const callsOneByOne = single;
+      single = 0;
+      batched = 0;
+      const batchedFit = fitPack(pack, { ...options, tokenizer: inBatches });
+      expect(batchedFit.output).toBe(plain.output);
+      expect(batched).toBeGreaterThan(0);
+      // Far fewer calls: pieces of one render go together.
+      expect(single + batched).toBeLessThan(callsOneByOne / 4);
+    }
+  });
+
   it('keeps the best-ranked symbols and leaves out the rest, lowest first', () => {
     const fitted = fitPack(pack, { format: 'gcf', budget: 600 });
     const kept = fitted.pack.symbols.map((s) => s.node.qualifiedName);
