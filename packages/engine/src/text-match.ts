@@ -21,7 +21,19 @@ import { taskTerms } from '@knowing/keywords';
 export function textMatches(terms: ReadonlySet<string>, nodes: readonly GraphNode[], docShare = 0.5): Map<NodeId, number> {
   const result = new Map<NodeId, number>();
   if (terms.size === 0 || nodes.length === 0) return result;
-  const matched = (text: string): string[] => (text ? taskTerms(text).filter((t) => terms.has(t)) : []);
+  // Candidates repeat the same words (their file's path, the project's vocabulary): each word is
+  // split and stemmed once per call. Terms keep the order taskTerms gives the whole text.
+  const termsOfWord = new Map<string, readonly string[]>();
+  const matched = (text: string): string[] => {
+    const found = new Set<string>();
+    for (const word of text.split(/[^A-Za-z0-9_]+/)) {
+      if (!word) continue;
+      let hits = termsOfWord.get(word);
+      if (hits === undefined) termsOfWord.set(word, (hits = taskTerms(word).filter((t) => terms.has(t))));
+      for (const term of hits) found.add(term);
+    }
+    return [...found];
+  };
   const everything = nodes.map((n) => matched(`${symbolPath(n.qualifiedName, n.file)} ${n.file} ${n.signature} ${n.doc}`));
   const docs = nodes.map((n) => matched(n.doc));
   for (const [perNode, share] of [[everything, 1 - docShare], [docs, docShare]] as const) {

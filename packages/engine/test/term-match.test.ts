@@ -91,6 +91,32 @@ describe('textMatches', () => {
     expect(scores.get('render') ?? 0).toBeLessThan(scores.get('upload')!);
   });
 
+  it('scores exactly as matching the whole text of each candidate at once would', () => {
+    // The words are split and stemmed once per call; the sums must not change by a bit.
+    const words = ['upload', 'Uploads', 'retry_count', 'FailedUpload', 'backoff', 'app', 'bucket', 'render', 'view', 'the', 'HTTPRetry', 'x2'];
+    let seed = 7;
+    const pick = (): string => words[(seed = (seed * 16807) % 2147483647) % words.length]!;
+    const nodes = Array.from({ length: 200 }, (_, i) => ({
+      ...node(`${pick()}${i}`, Array.from({ length: 8 }, pick).join(' ')),
+      signature: `def ${pick()}(${pick()}, ${pick()})`,
+    }));
+    const terms = new Set(taskTerms('retry the failed uploads with backoff in the app view'));
+    const whole = (text: string): string[] => (text ? taskTerms(text).filter((t) => terms.has(t)) : []);
+    const expected = new Map<string, number>();
+    const everything = nodes.map((n) => whole(`${n.qualifiedName.slice('lib/app.rb.'.length)} ${n.file} ${n.signature} ${n.doc}`));
+    const docs = nodes.map((n) => whole(n.doc));
+    for (const perNode of [everything, docs]) {
+      const df = new Map<string, number>();
+      for (const found of perNode) for (const t of found) df.set(t, (df.get(t) ?? 0) + 1);
+      const scores = perNode.map((found) => found.reduce((sum, t) => sum + Math.log(1 + nodes.length / df.get(t)!), 0));
+      const best = Math.max(...scores);
+      scores.forEach((score, i) => {
+        if (score > 0) expected.set(nodes[i]!.id, (expected.get(nodes[i]!.id) ?? 0) + (score / best) * 0.5);
+      });
+    }
+    expect(textMatches(terms, nodes)).toEqual(expected);
+  });
+
   it('is empty without task terms', () => {
     expect(textMatches(new Set(), candidates).size).toBe(0);
   });
