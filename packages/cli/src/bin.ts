@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { splitCommand } from './args.js';
-import { run } from './run.js';
+import { askWatcher, mayAskWatcher } from './answer-socket.js';
 
 // The whole process side of the CLI: arguments in, streams out, exit code back. Everything
 // else lives in run() so that it can be tested in-process.
@@ -22,7 +22,25 @@ process.on('SIGINT', () => {
   if (!indexes || interrupt.signal.aborted) process.exit(130);
   interrupt.abort();
 });
-const code = await run(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, signal: interrupt.signal });
+// A running `knowing watch` answers `context` without this process loading anything more.
+const argv = process.argv.slice(2);
+const answered = mayAskWatcher(argv)
+  ? await askWatcher(argv, process.cwd(), {
+      stdoutTTY: process.stdout.isTTY === true,
+      stderrTTY: process.stderr.isTTY === true,
+      ...(process.stdout.columns !== undefined ? { columns: process.stdout.columns } : {}),
+      env: process.env,
+    })
+  : undefined;
+if (answered) {
+  process.stderr.write(answered.stderr);
+  const quiet = ['-q', '--quiet', '--json'].some((flag) => argv.includes(flag));
+  if (!quiet) process.stderr.write(`knowing: answered by the running \`knowing watch\` (pid ${answered.pid}); --no-watcher answers in this process\n`);
+}
+const code = answered
+  ? answered.code
+  : await (await import('./run.js')).run(argv, { stdout: process.stdout, stderr: process.stderr, signal: interrupt.signal });
+if (answered) process.stdout.write(answered.stdout);
 // Exit only after stdout has drained (large packs written to a pipe), then leave at once:
 // nothing the commands started may keep the process alive.
 process.stdout.write('', () => process.exit(code));

@@ -106,7 +106,8 @@ export const contextCommand: Command = {
     'source. The budget holds for everything printed (header, symbols, code, edges), counted in cl100k_base tokens ' +
     'unless --tokenizer says otherwise, and the header states the true count. ' +
     'Formats: xml (default), markdown, json, gcf (compact text) and gcb (binary; redirect it to a file). ' +
-    'Files changed since the index was built are re-indexed first (a note on stderr says so); --no-refresh answers from the index as it is.',
+    'Files changed since the index was built are re-indexed first (a note on stderr says so); --no-refresh answers from the index as it is. ' +
+    'While `knowing watch` runs for the repository it answers instead (the same answer, without starting the engine again); --no-watcher answers in this process.',
   options: {
     task: { type: 'string', short: 't', value: 'TEXT', description: 'what you want to do, in words (- reads it from stdin)' },
     'task-file': TASK_FILE_OPTION,
@@ -118,6 +119,7 @@ export const contextCommand: Command = {
     tokenizer: { type: 'string', value: 'NAME', description: 'what a budget token is: cl100k (exact, GPT-4 family) or heuristic (characters / 4, no tables to load)', defaultText: 'cl100k' },
     reindex: { type: 'boolean', description: 'refresh the index (incrementally) before answering; creates it if missing' },
     'no-refresh': NO_REFRESH_OPTION,
+    'no-watcher': { type: 'boolean', description: 'answer in this process even when `knowing watch` runs for the repository (it answers otherwise, faster)' },
     store: STORE_OPTION,
   },
   examples: [
@@ -322,7 +324,9 @@ export const watchCommand: Command = {
     'other directories the indexer skips are not watched; files ignored by .gitignore or .knowingignore are left out ' +
     'by the index run itself. Each batch prints one line on stderr (when, what changed, what was re-indexed, how long); ' +
     'with --json, one JSON object per line on stdout instead ({"event": "ready" | "batch" | "error" | "stopped", …}). ' +
-    'Ctrl-C stops it: a run in progress stops before it writes, so the index stays complete.',
+    'Ctrl-C stops it: a run in progress stops before it writes, so the index stays complete. ' +
+    'While it runs it also answers `knowing context` in the repository, through a socket only you can open ' +
+    '(.knowing/cli.sock): the same answer, without a new process loading the engine first.',
   positionals: [{ name: 'PATH', description: 'repository to watch (default: --repo, else the enclosing git root, else the current directory)' }],
   options: {
     debounce: { type: 'string', value: 'MS', description: 'quiet time after the last change before indexing', defaultText: '300' },

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createChangeBatcher } from '../src/change-batcher.js';
@@ -281,6 +281,49 @@ describe('knowing watch keeps the index fresh', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('knowing watch answers knowing context', () => {
+  it('prints the answer the command prints by itself, says who answered, and stops answering when it stops', async () => {
+    const repo = fixtureRepo('knowing-watch-answers-');
+    const answering = new Watcher(repo, ['--debounce', '50']);
+    await answering.until((events) => events.some((e) => e.event === 'ready'));
+    const socket = join(repo, '.knowing', 'cli.sock');
+    expect((answering.events.find((e) => e.event === 'ready') as { socket?: string }).socket).toBe(socket);
+    // Only its owner may connect.
+    expect(statSync(socket).mode & 0o777).toBe(0o600);
+
+    const task = ['context', '--task', 'apply a discount code to the cart total', '--budget', '2000'];
+    const viaWatcher = await knowing(task, { cwd: repo });
+    const direct = await knowing([...task, '--no-watcher'], { cwd: repo });
+    expect(viaWatcher.code).toBe(0);
+    expect(direct.code).toBe(0);
+    expect(viaWatcher.stdout).toBe(direct.stdout);
+    expect(viaWatcher.stdout).toContain('bookshop/cart.py');
+    expect(viaWatcher.stderr).toMatch(/answered by the running `knowing watch` \(pid \d+\)/);
+    expect(direct.stderr).not.toContain('answered by');
+    // Errors come back as they would: a bad flag value is still exit 2 with its message.
+    const bad = await knowing(['context', '--task', 'x', '--budget', 'lots'], { cwd: repo });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--budget');
+
+    expect(await answering.interrupt()).toBe(130);
+    expect(existsSync(socket)).toBe(false);
+    const after = await knowing(task, { cwd: repo });
+    expect(after.code).toBe(0);
+    expect(after.stdout).toBe(direct.stdout);
+    expect(after.stderr).not.toContain('answered by');
+  });
+
+  it('leaves a socket file no process listens on behind it: the command answers by itself', async () => {
+    const repo = fixtureRepo('knowing-watch-stale-');
+    expect((await knowing(['index', '-q'], { cwd: repo })).code).toBe(0);
+    writeFileSync(join(repo, '.knowing', 'cli.sock'), '');
+    const result = await knowing(['context', '--task', 'apply a discount code to the cart total'], { cwd: repo });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('bookshop/cart.py');
+    expect(result.stderr).not.toContain('answered by');
   });
 });
 

@@ -8,6 +8,8 @@ import { booleanValue, positiveInteger, stringValue } from '../args.js';
 import { createChangeBatcher } from '../change-batcher.js';
 import type { CommandContext } from '../command.js';
 import { CliError, ExitCode, toFailure, usageError } from '../errors.js';
+import { serveAnswers } from '../answer-socket.js';
+import type { AnswerServer } from '../answer-socket.js';
 import { refreshIndex, refreshSettings, describeRefresh } from '../refresh.js';
 import { INDEX_DIRECTORY, displayPath, existingDirectory, refuseBroadRoot, resolveRepoRoot } from '../repo.js';
 import { locate } from '../session.js';
@@ -212,7 +214,9 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
     out.warn(`watching files failed: ${(error as Error).message ?? String(error)} — ${hint}`);
   });
 
+  let answers: AnswerServer | undefined;
   const finish = async (): Promise<void> => {
+    await answers?.close();
     await batcher.close();
     await watcher.close();
   };
@@ -229,11 +233,24 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
       throw error;
     }
     const ms = ctx.now() - started;
+    // From now on `knowing context` in this repository is answered here (see answer-socket.ts).
+    answers = await serveAnswers(root);
     say(
       `watching ${displayPath(root, ctx.cwd)} (index ${displayPath(location.dbPath, ctx.cwd)}: ${plural(first.files.discovered, 'file')}, ` +
         `${plural(first.nodes, 'symbol')}, brought up to date in ${formatMs(ms)}); one line per batch of changes — Ctrl-C to stop`,
     );
-    event({ event: 'ready', root, database: location.dbPath, files: first.files.discovered, nodes: first.nodes, edges: first.edges, parsed: first.files.parsed, ms });
+    if (answers) say(`answering \`knowing context\` for this repository at ${displayPath(answers.path, ctx.cwd)}`);
+    event({
+      event: 'ready',
+      root,
+      database: location.dbPath,
+      files: first.files.discovered,
+      nodes: first.nodes,
+      edges: first.edges,
+      parsed: first.files.parsed,
+      ms,
+      ...(answers ? { socket: answers.path } : {}),
+    });
 
     if (signal) {
       await new Promise<void>((resolveStop) => {
