@@ -69,7 +69,7 @@ const toolCall: fc.Arbitrary<Item> = fc
     fc.option(fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), anyJson), { nil: undefined }),
   )
   .chain(([name, replacement, extra, progressToken]) =>
-    (name in ARGUMENTS ? ARGUMENTS[name as keyof typeof ARGUMENTS] : fc.dictionary(fc.string({ maxLength: 10 }), anyJson, { maxKeys: 3 })).map((args) => ({
+    (Object.hasOwn(ARGUMENTS, name) ? ARGUMENTS[name as keyof typeof ARGUMENTS] : fc.dictionary(fc.string({ maxLength: 10 }), anyJson, { maxKeys: 3 })).map((args) => ({
       kind: 'request' as const,
       message: {
         method: 'tools/call',
