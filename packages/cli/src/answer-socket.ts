@@ -21,6 +21,11 @@ import { INDEX_DIRECTORY, findGitRoot } from './repo.js';
 const MAX_SOCKET_PATH = 100;
 /** Longest the client waits for the watcher to accept the connection. */
 const CONNECT_TIMEOUT_MS = 250;
+/**
+ * Longest the client waits for the answer before answering by itself: a watcher busy with a
+ * long index run (a branch switch on a large repository) answers late, a wedged one never.
+ */
+const ANSWER_TIMEOUT_MS = 60_000;
 /** The largest request a watcher reads (a command line with a long task). */
 const MAX_REQUEST_BYTES = 1_048_576;
 
@@ -120,16 +125,19 @@ export async function askWatcher(
     const socket = createConnection(path);
     const chunks: Buffer[] = [];
     let done = false;
+    let answering: NodeJS.Timeout | undefined;
     const finish = (answer: WatcherAnswer | undefined): void => {
       if (done) return;
       done = true;
       clearTimeout(connecting);
+      clearTimeout(answering);
       socket.destroy();
       settle(answer);
     };
     const connecting = setTimeout(() => finish(undefined), CONNECT_TIMEOUT_MS);
     socket.once('connect', () => {
       clearTimeout(connecting);
+      answering = setTimeout(() => finish(undefined), ANSWER_TIMEOUT_MS);
       socket.end(`${JSON.stringify(request)}\n`);
     });
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
