@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '@knowing/store-sqlite';
-import { BIN, emptyDir, fixtureRepo, knowing, removeScratch, type CliResult } from './helpers.js';
+import { NOBODY, RUNNING_AS_ROOT, emptyDir, fixtureRepo, knowing, knowingAs, openUp, removeScratch, type CliResult } from './helpers.js';
 
 afterAll(removeScratch);
 
@@ -254,31 +254,6 @@ describe('another process holding the write lock for longer than the 5 s busy ti
   }, 120_000);
 });
 
-const NOBODY = { uid: 65534, gid: 65534 };
-const RUNNING_AS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
-
-/** Run the CLI as another user (root only). */
-function knowingAs(user: { uid: number; gid: number }, args: readonly string[], cwd: string): Promise<CliResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', HOME: cwd }, stdio: ['ignore', 'pipe', 'pipe'], ...user });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const bytes = Buffer.concat(out);
-      resolvePromise({ code: code ?? -1, stdout: bytes.toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), bytes });
-    });
-  });
-}
-
-/** Folders 0755 and files 0644 (the fixture copy is private to this user). */
-function openUp(path: string): void {
-  const isDirectory = statSync(path).isDirectory();
-  chmodSync(path, isDirectory ? 0o755 : 0o644);
-  if (isDirectory) for (const name of readdirSync(path)) openUp(join(path, name));
-}
 
 describe('a read-only index (file and folder), as a user who cannot write them', () => {
   it('stats, context and doctor answer, and nothing is written beside the index', async ({ skip }) => {

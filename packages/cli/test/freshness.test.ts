@@ -1,12 +1,11 @@
 // Freshness by default: context, why, viz and test-scope re-index the files changed since the
 // index was built before they answer (--no-refresh skips it), with one note on stderr.
-import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, emptyDir, fixtureRepo, knowing, removeScratch } from './helpers.js';
+import { NOBODY, RUNNING_AS_ROOT, emptyDir, fixtureRepo, knowing, knowingAs, openUp, removeScratch } from './helpers.js';
 import type { CliResult } from './helpers.js';
 
 afterAll(removeScratch);
@@ -189,31 +188,6 @@ describe('what the check loads', () => {
   });
 });
 
-const NOBODY = { uid: 65534, gid: 65534 };
-const RUNNING_AS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
-
-/** Run the CLI as another user (root only). */
-function knowingAs(user: { uid: number; gid: number }, args: readonly string[], cwd: string): Promise<CliResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', HOME: cwd }, stdio: ['ignore', 'pipe', 'pipe'], ...user });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const bytes = Buffer.concat(out);
-      resolvePromise({ code: code ?? -1, stdout: bytes.toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), bytes });
-    });
-  });
-}
-
-/** Folders 0755 and files 0644 (the fixture copy is private to this user). */
-function openUp(path: string): void {
-  const isDirectory = statSync(path).isDirectory();
-  chmodSync(path, isDirectory ? 0o755 : 0o644);
-  if (isDirectory) for (const name of readdirSync(path)) openUp(join(path, name));
-}
 
 describe('a read-only index', () => {
   it('is not refreshed: the command answers from it as it is, with a note', async ({ skip }) => {

@@ -1,5 +1,5 @@
 import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,16 +26,17 @@ export interface CliResult {
   readonly bytes: Buffer;
 }
 
-/** Run `node dist/bin.js …args` in `cwd`, optionally feeding stdin. */
+/** Run `node dist/bin.js …args` in `cwd`, optionally feeding stdin, optionally as another user (root only). */
 export function knowing(
   args: readonly string[],
-  options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv; nodeArgs?: readonly string[] },
+  options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv; nodeArgs?: readonly string[]; user?: { readonly uid: number; readonly gid: number } },
 ): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
       cwd: options.cwd,
       env: { ...process.env, NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.user ?? {}),
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -96,4 +97,20 @@ export async function packagesLoaded(args: readonly string[], options: { cwd: st
     else packages.add(path);
   }
   return { packages, result };
+}
+
+/** A user without privileges, for tests of read-only indexes (they run only as root). */
+export const NOBODY = { uid: 65534, gid: 65534 } as const;
+export const RUNNING_AS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** Run the CLI as another user (root only), with HOME in `cwd`. */
+export function knowingAs(user: { readonly uid: number; readonly gid: number }, args: readonly string[], cwd: string): Promise<CliResult> {
+  return knowing(args, { cwd, env: { HOME: cwd }, user });
+}
+
+/** Folders 0755 and files 0644, below and at `path` (a fixture copy is private to this user). */
+export function openUp(path: string): void {
+  const isDirectory = statSync(path).isDirectory();
+  chmodSync(path, isDirectory ? 0o755 : 0o644);
+  if (isDirectory) for (const name of readdirSync(path)) openUp(join(path, name));
 }

@@ -170,74 +170,69 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   const previousRecords: ReadonlyMap<string, { readonly contentHash: string; readonly indexedAt: number; readonly syntaxErrors: number }> =
     stateFiles ?? new Map((await store.listFiles()).map((record) => [record.path, record]));
 
-  // A first or full index parses every file: its workers start now, loading their code and
-  // grammars while the walk runs, instead of after it.
-  let earlyPool: ParserPool | undefined;
-  const startPool = (size: number): ParserPool | undefined => {
-    if (earlyPool?.size === size) {
-      const pool = earlyPool;
-      earlyPool = undefined;
-      return pool;
-    }
-    return startParserPool(size, settings.fileTimeoutMs);
-  };
-  const workerThreads = parserThreads(settings.workers) - 1;
-  if ((full || !state) && workerThreads > 0) earlyPool = startParserPool(workerThreads, settings.fileTimeoutMs);
-
-  // ---------------------------------------------------------------- discover
-  const discoverStarted = performance.now();
-  progress({ phase: 'discover', done: 0, total: 0 });
-  const known: ReadonlyMap<string, KnownFileState> = stateFiles ?? new Map();
-  const previousDirectories = await loadDirectories(store, root);
-  const discovery = await discoverFiles({
-    root,
-    accept: (file) => registry.forPath(file) !== undefined,
-    maxFileBytes: settings.maxFileBytes,
-    skipDirectories: settings.skipDirectories,
-    previous: known,
-    // A full index reads every directory (and records fresh listings for the next run).
-    ...(full ? {} : { previousDirectories }),
-    ...(signal ? { signal } : {}),
-  }).catch(async (error: unknown) => {
-    await earlyPool?.pool.close();
-    throw error;
-  });
-  progress({ phase: 'discover', done: discovery.files.length, total: discovery.files.length });
-  warnings.push(...discovery.warnings);
-  const discoverMs = elapsed(discoverStarted);
-
-  // ---------------------------------------------------------------- parse
-  const parseStarted = performance.now();
-  const entries: Entry[] = discovery.files.map((file) => {
-    const module = registry.forPath(file.path)!;
-    const before = state?.files[file.path];
-    const changed = !before || before.contentHash !== file.contentHash || before.moduleVersion !== moduleVersion(module);
-    return { file, module, extraction: undefined, table: undefined, contentHash: file.contentHash, sizeBytes: file.sizeBytes, parsedNow: false, changed, failed: false };
-  });
-  const present = new Set(entries.map((e) => e.file.path));
-  const deleted = new Set<string>();
-  for (const file of previousRecords.keys()) if (!present.has(file)) deleted.add(file);
-  for (const file of Object.keys(state?.files ?? {})) if (!present.has(file)) deleted.add(file);
-  const added = entries.some((e) => !state?.files[e.file.path]);
-
-  // Changed files need their full extraction: from a note written for this content (a run
-  // killed after parsing), else by parsing.
-  const toParse: Entry[] = [];
-  for (const entry of entries) {
-    if (!entry.changed && !full) continue;
-    await checkpoint();
-    if (!full && (await loadCachedExtraction(store, entry))) continue;
-    toParse.push(entry);
-  }
   const accept = (entry: Entry, result: ExtractResult): Promise<void> => acceptParsed(store, entry, result, warnings);
-  let parser: ParseOutcome;
-  try {
-    parser = await parseAll(toParse, settings, progress, signal, checkpoint, accept, startPool);
+  const startPool = (size: number): ParserPool | undefined => startParserPool(size, settings.fileTimeoutMs);
+
+  /** Discover the files, then parse those that need it; `early` is a pool started before the walk. */
+  const discoverAndParse = async (early: ParserPool | undefined) => {
+    // ---------------------------------------------------------------- discover
+    const discoverStarted = performance.now();
+    progress({ phase: 'discover', done: 0, total: 0 });
+    const known: ReadonlyMap<string, KnownFileState> = stateFiles ?? new Map();
+    const previousDirectories = await loadDirectories(store, root);
+    const discovery = await discoverFiles({
+      root,
+      accept: (file) => registry.forPath(file) !== undefined,
+      maxFileBytes: settings.maxFileBytes,
+      skipDirectories: settings.skipDirectories,
+      previous: known,
+      // A full index reads every directory (and records fresh listings for the next run).
+      ...(full ? {} : { previousDirectories }),
+      ...(signal ? { signal } : {}),
+    });
+    progress({ phase: 'discover', done: discovery.files.length, total: discovery.files.length });
+    warnings.push(...discovery.warnings);
+    const discoverMs = elapsed(discoverStarted);
+
+    // ---------------------------------------------------------------- parse
+    const parseStarted = performance.now();
+    const entries: Entry[] = discovery.files.map((file) => {
+      const module = registry.forPath(file.path)!;
+      const before = state?.files[file.path];
+      const changed = !before || before.contentHash !== file.contentHash || before.moduleVersion !== moduleVersion(module);
+      return { file, module, extraction: undefined, table: undefined, contentHash: file.contentHash, sizeBytes: file.sizeBytes, parsedNow: false, changed, failed: false };
+    });
+    const present = new Set(entries.map((e) => e.file.path));
+    const deleted = new Set<string>();
+    for (const file of previousRecords.keys()) if (!present.has(file)) deleted.add(file);
+    for (const file of Object.keys(state?.files ?? {})) if (!present.has(file)) deleted.add(file);
+    const added = entries.some((e) => !state?.files[e.file.path]);
+
+    // Changed files need their full extraction: from a note written for this content (a run
+    // killed after parsing), else by parsing.
+    const toParse: Entry[] = [];
+    for (const entry of entries) {
+      if (!entry.changed && !full) continue;
+      await checkpoint();
+      if (!full && (await loadCachedExtraction(store, entry))) continue;
+      toParse.push(entry);
+    }
+    const parser = await parseAll(toParse, settings, progress, signal, checkpoint, accept, (size) => (early?.size === size ? early : startPool(size)));
     warnings.push(...parser.warnings);
+    return { previousDirectories, discovery, discoverMs, parseStarted, entries, deleted, added, parser };
+  };
+  // A first or full index parses every file: its workers start now, loading their code and
+  // grammars while the walk runs, instead of after it. However the walk and parse end, the
+  // pool is closed (closing twice is harmless: parseAll closes the pools it used).
+  const workerThreads = parserThreads(settings.workers) - 1;
+  const early = (full || !state) && workerThreads > 0 ? startPool(workerThreads) : undefined;
+  let discoveredAndParsed: Awaited<ReturnType<typeof discoverAndParse>>;
+  try {
+    discoveredAndParsed = await discoverAndParse(early);
   } finally {
-    await earlyPool?.pool.close();
-    earlyPool = undefined;
+    await early?.pool.close();
   }
+  const { previousDirectories, discovery, discoverMs, parseStarted, entries, deleted, added, parser } = discoveredAndParsed;
 
   // Nothing added, deleted or changed: the stored graph is current, nothing to resolve.
   const noop = state !== undefined && !added && deleted.size === 0 && entries.every((e) => !e.changed);

@@ -54,6 +54,14 @@ interface Cl100k {
 
 let cl100k: Promise<Cl100k> | undefined;
 
+function encodingMissing(cause: unknown): KnowingError {
+  return new KnowingError(ErrorCode.Internal, 'could not load the cl100k_base encoding of gpt-tokenizer', {
+    source: 'pack',
+    cause,
+    hint: 'check that gpt-tokenizer is installed',
+  });
+}
+
 /**
  * A tokenizer counting real cl100k_base tokens (GPT-4 / GPT-3.5) with gpt-tokenizer, so a
  * budget can mean real tokens. Async because the encoding's tables (a few MB) are loaded only
@@ -73,11 +81,7 @@ export async function createExactTokenizer(): Promise<Tokenizer> {
     encoding = await cl100k;
   } catch (cause) {
     cl100k = undefined;
-    throw new KnowingError(ErrorCode.Internal, 'could not load the cl100k_base encoding of gpt-tokenizer', {
-      source: 'pack',
-      cause,
-      hint: 'check that gpt-tokenizer is installed',
-    });
+    throw encodingMissing(cause);
   }
   return { name: 'cl100k_base', linesAdd: true, count: (text) => encoding.countTokens(text) };
 }
@@ -131,11 +135,7 @@ export function startExactTokenizer(): Tokenizer {
     try {
       return (inThread ??= require('gpt-tokenizer/encoding/cl100k_base') as Cl100k);
     } catch (cause) {
-      throw new KnowingError(ErrorCode.Internal, 'could not load the cl100k_base encoding of gpt-tokenizer', {
-        source: 'pack',
-        cause,
-        hint: 'check that gpt-tokenizer is installed',
-      });
+      throw encodingMissing(cause);
     }
   };
   let worker: Worker | undefined;
