@@ -40,6 +40,11 @@ export interface PipelineContext {
   readonly session: SessionTracker | undefined;
   /** Reuses walks across queries; left out when every stage must be recomputed (explain). */
   readonly walkCache?: WalkCache<CachedWalk>;
+  /**
+   * When each file's current content was first indexed (ms since the epoch), by path: the
+   * ranker's `lastModified`. Left out, no symbol has a modification time.
+   */
+  readonly fileTimes?: () => Promise<ReadonlyMap<string, number>>;
 }
 
 /** What a seeding stage hands to the shared stages. */
@@ -165,6 +170,13 @@ function channelRanks(channels: Readonly<Record<string, readonly ChannelHit[]>>)
     });
   }
   return ranks;
+}
+
+/** The tier (exact, prefix, …) of each node's best hit in the tiered name channel. */
+function tiersOf(hits: readonly ChannelHit[]): Map<NodeId, string> {
+  const tiers = new Map<NodeId, string>();
+  for (const hit of hits) if (!tiers.has(hit.node.id)) tiers.set(hit.node.id, hit.detail);
+  return tiers;
 }
 
 /** Walk result keyed for lookups, plus the raw arrays. */
@@ -316,6 +328,9 @@ async function buildRankInputs(ctx: PipelineContext, state: GraphState, seeding:
   const feedback = await ctx.store.feedbackFor(ids, seeding.keywordCluster === null ? {} : { keywordCluster: seeding.keywordCluster });
   const sessionBoosts = ctx.session ? ctx.session.boosts(ids, ctx.now) : new Map<NodeId, number>();
 
+  const fileTimes = ctx.fileTimes ? await ctx.fileTimes() : undefined;
+  const tiers = tiersOf(seeding.channels['tiered'] ?? []);
+
   const wrappers = await namespaceWrappers(ctx.store, nodes, state.namespaces);
   const text = textMatches(terms, nodes.filter((n) => !n.external && n.kind !== 'file'));
   const inputs: RankInput[] = [];
@@ -331,12 +346,17 @@ async function buildRankInputs(ctx: PipelineContext, state: GraphState, seeding:
     const boost = sessionBoosts.get(node.id);
     const classes = classesByNode.get(node.id);
     const termMatches = terms.size > 0 ? countTermMatches(terms, symbolPath(node.qualifiedName, node.file)) : 0;
+    const tier = seed ? tiers.get(node.id) : undefined;
+    const modified = fileTimes?.get(node.file);
     inputs.push({
       node,
       rwr: walk?.score ?? 0,
       distance: seed ? 0 : Math.max(1, walk?.hops ?? 1),
       isSeed: seed !== undefined,
       ...(seed ? { seedWeight: seed.weight, channels: seed.channels } : {}),
+      ...(tier !== undefined ? { tier } : {}),
+      ...(index >= 0 ? { inDegree: adjacency.inOffsets[index + 1]! - adjacency.inOffsets[index]! } : {}),
+      ...(modified !== undefined ? { lastModified: modified } : {}),
       ...(hit ? { hub: hit.hub, authority: hit.authority } : {}),
       ...(incoming ? { confidence: incoming.confidence, provenance: incoming.provenance } : {}),
       ...(tally ? { feedback: tally } : {}),

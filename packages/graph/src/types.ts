@@ -456,7 +456,7 @@ export interface RankedSymbol {
   readonly distance: number;
   /** Normalised random-walk relevance, 0..1 (1 for the best-connected to the seeds). */
   readonly rwr: number;
-  /** Named score components (relevance, blast_radius, confidence, recency, …), for explanations. */
+  /** Named score components (relevance, blast_radius, confidence, commit_recency, …), for explanations. */
   readonly components: Readonly<Record<string, number>>;
   /** Provenance of the strongest edge that reached this symbol, when known. */
   readonly provenance?: Provenance;

@@ -6,7 +6,6 @@ import type {
   FeedbackScoringOptions,
   HitsAdjustmentOptions,
   RankInput,
-  RecencyOptions,
   SessionScoringOptions,
 } from './types.js';
 
@@ -23,7 +22,6 @@ export const RANK_COMPONENTS = Object.freeze({
   relevance: 'relevance',
   blastRadius: 'blast_radius',
   confidence: 'confidence',
-  recency: 'recency',
   commitRecency: 'commit_recency',
   distance: 'distance',
   hitsAuthority: 'hits_authority',
@@ -67,24 +65,6 @@ export function callerProxy(input: RankInput, options: BlastRadiusOptions): numb
   if (input.callerCount !== undefined) return Math.max(0, input.callerCount);
   const walk = Math.max(0, input.rwr) * options.rwrScale;
   return input.isSeed ? walk + Math.max(0, input.seedWeight ?? 1) * options.seedWeightScale : walk;
-}
-
-/**
- * Runtime-observation recency, 0..1: the value of the first bucket whose age limit the
- * observation is within, `staleValue` past the last bucket, `staticValue` without runtime data.
- * Observations in the future count as age 0.
- *
- * @example
- * ```ts
- * recencyValue(undefined, now, DEFAULT_RANKING_OPTIONS.recency);           // 0.3 (static only)
- * recencyValue(now - 2 * 86_400_000, now, DEFAULT_RANKING_OPTIONS.recency); // 0.8
- * ```
- */
-export function recencyValue(lastObserved: number | undefined, now: number, options: RecencyOptions): number {
-  if (lastObserved === undefined || lastObserved <= 0) return options.staticValue;
-  const age = Math.max(0, now - lastObserved);
-  for (const bucket of options.buckets) if (age <= bucket.maxAgeMs) return bucket.value;
-  return options.staleValue;
 }
 
 /**

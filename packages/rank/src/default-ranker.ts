@@ -10,7 +10,6 @@ import {
   feedbackRatio,
   hitsAdjustments,
   penaltyDelta,
-  recencyValue,
   scoringHops,
   sessionContribution,
 } from './components.js';
@@ -51,7 +50,6 @@ const OPTIONAL_NUMBERS = [
   'callerCount',
   'inDegree',
   'confidence',
-  'lastObserved',
   'lastModified',
   'sessionBoost',
   'termMatches',
@@ -139,7 +137,6 @@ export function scoreInput(input: RankInput, scoring: ScoringContext): ScoredInp
   const proxy = callerProxy(input, o.blastRadius);
   const blast = scoring.maxCallerProxy > 0 ? proxy / scoring.maxCallerProxy : 0;
   const confidence = confidenceValue(input, o.confidence);
-  const recency = recencyValue(input.lastObserved, now, o.recency);
   const hops = scoringHops(input, o.binaryDistance);
   const distance = distanceFactor(hops);
   const hits = scoring.mode === 'hits' ? hitsAdjustments(input, o.hits) : { authority: 0, hub: 0 };
@@ -148,7 +145,6 @@ export function scoreInput(input: RankInput, scoring: ScoringContext): ScoredInp
     [C.relevance]: w.relevance * input.rwr,
     [C.blastRadius]: w.blastRadius * blast,
     [C.confidence]: w.confidence * confidence,
-    [C.recency]: w.recency * recency,
     [C.commitRecency]: commitRecencyBonus(input.lastModified, now, o.commitRecency),
     [C.distance]: w.distance * distance,
     [C.hitsAuthority]: hits.authority,
@@ -202,7 +198,6 @@ export function scoreInput(input: RankInput, scoring: ScoringContext): ScoredInp
     max_caller_proxy: scoring.maxCallerProxy,
     blast_radius: blast,
     confidence,
-    recency,
     hops,
     distance_factor: distance,
     hub: input.hub ?? 0,

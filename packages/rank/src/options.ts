@@ -1,6 +1,6 @@
 import { ErrorCode, KnowingError } from '@knowing/graph';
 import type { GraphNode } from '@knowing/graph';
-import type { RankingOptions, RankingOverrides, RankingWeights } from './types.js';
+import type { CommitRecencyBucket, RankingOptions, RankingOverrides, RankingWeights } from './types.js';
 
 const DAY_MS = 86_400_000;
 
@@ -67,8 +67,8 @@ export function defaultIsTestSymbol(node: GraphNode): boolean {
  * ```
  */
 export const DEFAULT_RANKING_OPTIONS: RankingOptions = deepFreeze({
-  weights: { relevance: 0, blastRadius: 0.4, confidence: 0.25, recency: 0.2, distance: 0.15 },
-  hitsWeights: { relevance: 0, blastRadius: 0.35, confidence: 0.2, recency: 0.15, distance: 0.15 },
+  weights: { relevance: 0, blastRadius: 0.4, confidence: 0.25, distance: 0.15 },
+  hitsWeights: { relevance: 0, blastRadius: 0.35, confidence: 0.2, distance: 0.15 },
   hits: {
     seedAuthorityThreshold: 0.05,
     seedAuthorityWeight: 0.25,
@@ -79,15 +79,6 @@ export const DEFAULT_RANKING_OPTIONS: RankingOptions = deepFreeze({
   },
   feedback: { positiveWeight: 0.25, negativeWeight: 0.05, confidence: 'none' },
   session: { weight: 0.2, maxBoost: 2 },
-  recency: {
-    buckets: [
-      { maxAgeMs: DAY_MS, value: 1 },
-      { maxAgeMs: 7 * DAY_MS, value: 0.8 },
-      { maxAgeMs: 30 * DAY_MS, value: 0.5 },
-    ],
-    staleValue: 0.2,
-    staticValue: 0.3,
-  },
   commitRecency: [
     { maxAgeMs: DAY_MS, bonus: 0.05 },
     { maxAgeMs: 7 * DAY_MS, bonus: 0.03 },
@@ -126,15 +117,15 @@ function checkNumber(path: string, value: unknown, min = -Infinity, max = Infini
 }
 
 function checkWeights(path: string, w: RankingWeights): void {
-  for (const key of ['relevance', 'blastRadius', 'confidence', 'recency', 'distance'] as const) checkNumber(`${path}.${key}`, w[key]);
+  for (const key of ['relevance', 'blastRadius', 'confidence', 'distance'] as const) checkNumber(`${path}.${key}`, w[key]);
 }
 
-function checkBuckets(path: string, buckets: readonly { maxAgeMs: number }[], valueKey: 'value' | 'bonus'): void {
+function checkBuckets(path: string, buckets: readonly CommitRecencyBucket[]): void {
   if (!Array.isArray(buckets)) throw invalid(`ranking option ${path} must be an array`);
   let previous = -Infinity;
   buckets.forEach((bucket, i) => {
     checkNumber(`${path}[${i}].maxAgeMs`, bucket.maxAgeMs, 0);
-    checkNumber(`${path}[${i}].${valueKey}`, (bucket as unknown as Record<string, unknown>)[valueKey]);
+    checkNumber(`${path}[${i}].bonus`, bucket.bonus);
     if (bucket.maxAgeMs <= previous) throw invalid(`ranking option ${path} must be sorted by ascending maxAgeMs`);
     previous = bucket.maxAgeMs;
   });
@@ -151,10 +142,7 @@ function validateRankingOptions(o: RankingOptions): void {
   }
   checkNumber('session.weight', o.session.weight);
   checkNumber('session.maxBoost', o.session.maxBoost, Number.MIN_VALUE);
-  checkBuckets('recency.buckets', o.recency.buckets, 'value');
-  checkNumber('recency.staleValue', o.recency.staleValue);
-  checkNumber('recency.staticValue', o.recency.staticValue);
-  checkBuckets('commitRecency', o.commitRecency, 'bonus');
+  checkBuckets('commitRecency', o.commitRecency);
   checkNumber('confidence.floor', o.confidence.floor, 0, 1);
   for (const [key, value] of Object.entries(o.confidence.byProvenance)) checkNumber(`confidence.byProvenance.${key}`, value, 0, 1);
   checkNumber('blastRadius.rwrScale', o.blastRadius.rwrScale, 0);

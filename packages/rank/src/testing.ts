@@ -56,7 +56,7 @@ function baseInputs(): RankInput[] {
     { node: fixtureNode('src/app.py', 'Flask.before_request', { kind: 'method' }), rwr: 1, distance: 0, isSeed: true, seedWeight: 1, channels: ['tiered', 'bm25'], tier: 'exact', confidence: 0.9, provenance: 'lsp_resolved', lastModified: FIXTURE_NOW - DAY / 2 },
     { node: fixtureNode('src/app.py', 'Flask', { kind: 'class' }), rwr: 0.6, distance: 0, isSeed: true, seedWeight: 0.9, channels: ['equiv'], equivalenceClasses: ['REQUEST_HOOK'], sessionBoost: 1.2 },
     { node: fixtureNode('src/ctx.py', 'RequestContext.push', { kind: 'method' }), rwr: 0.4, distance: 1, isSeed: false, confidence: 0.7, provenance: 'ast_inferred', feedback: { useful: 2, notUseful: 1 } },
-    { node: fixtureNode('src/helpers.py', 'url_for'), rwr: 0.2, distance: 2, isSeed: false, feedback: { useful: 0, notUseful: 3 }, lastObserved: FIXTURE_NOW - 3 * DAY },
+    { node: fixtureNode('src/helpers.py', 'url_for'), rwr: 0.2, distance: 2, isSeed: false, feedback: { useful: 0, notUseful: 3 } },
     { node: fixtureNode('tests/test_app.py', 'test_before_request', { isTest: true }), rwr: 0.5, distance: 1, isSeed: false, confidence: 0.8 },
     { node: fixtureNode('src/globals.py', 'current_app', { kind: 'variable' }), rwr: 0.05, distance: 1, isSeed: false, callerCount: 0 },
   ];

@@ -51,8 +51,6 @@ export interface RankInput {
   readonly confidence?: number;
   /** Provenance of the strongest edge that reached this symbol. */
   readonly provenance?: Provenance;
-  /** Last runtime observation of the symbol, ms since the epoch (absent = static only). */
-  readonly lastObserved?: number;
   /** Last commit/modification time of the symbol's code, ms since the epoch. */
   readonly lastModified?: number;
   /** Explicit/implicit feedback tally for this symbol (in the task's keyword cluster). */
@@ -93,7 +91,7 @@ export interface RankContext {
    * `keywords` when absent.
    */
   readonly aboutTests?: boolean;
-  /** Clock reading for recency, ms since the epoch. @default Date.now() at the call */
+  /** Clock reading for commit recency, ms since the epoch. @default Date.now() at the call */
   readonly now?: number;
   /** Scoring mode. @default 'hits' when any input carries hub/authority, else 'base' */
   readonly mode?: RankMode;
@@ -168,8 +166,6 @@ export interface RankingWeights {
   readonly blastRadius: number;
   /** Weight of edge confidence. */
   readonly confidence: number;
-  /** Weight of runtime-observation recency. */
-  readonly recency: number;
   /** Weight of the distance factor `1/(1+hops)`. */
   readonly distance: number;
 }
@@ -211,22 +207,6 @@ export interface SessionScoringOptions {
   readonly maxBoost: number;
 }
 
-/** One age bucket of runtime recency. */
-export interface RecencyBucket {
-  readonly maxAgeMs: number;
-  readonly value: number;
-}
-
-/** Runtime-observation recency (`lastObserved`). */
-export interface RecencyOptions {
-  /** Ascending age limits (inclusive). @default ≤1 day 1.0, ≤7 days 0.8, ≤30 days 0.5 */
-  readonly buckets: readonly RecencyBucket[];
-  /** Older than the last bucket. @default 0.2 */
-  readonly staleValue: number;
-  /** No runtime data (static analysis only). @default 0.3 */
-  readonly staticValue: number;
-}
-
 /** One age bucket of the additive commit-recency bonus. */
 export interface CommitRecencyBucket {
   readonly maxAgeMs: number;
@@ -251,14 +231,13 @@ export interface BlastRadiusOptions {
 
 /** Every tunable of the default ranker. */
 export interface RankingOptions {
-  /** Weights without HITS. @default relevance 0, blast 0.40, confidence 0.25, recency 0.20, distance 0.15 */
+  /** Weights without HITS. @default relevance 0, blast 0.40, confidence 0.25, distance 0.15 */
   readonly weights: RankingWeights;
-  /** Weights with HITS. @default relevance 0, blast 0.35, confidence 0.20, recency 0.15, distance 0.15 */
+  /** Weights with HITS. @default relevance 0, blast 0.35, confidence 0.20, distance 0.15 */
   readonly hitsWeights: RankingWeights;
   readonly hits: HitsAdjustmentOptions;
   readonly feedback: FeedbackScoringOptions;
   readonly session: SessionScoringOptions;
-  readonly recency: RecencyOptions;
   /** Additive bonus by `lastModified` age. @default ≤1 day +0.05, ≤7 days +0.03, ≤30 days +0.01 */
   readonly commitRecency: readonly CommitRecencyBucket[];
   readonly confidence: ConfidenceOptions;

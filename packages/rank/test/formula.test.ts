@@ -42,7 +42,6 @@ const B: RankInput = {
   seedWeight: 0.8,
   provenance: 'ast_inferred', // confidence 0.7 by provenance
   sessionBoost: 1, // 1/2 of the cap → session 0.1
-  lastObserved: NOW - 2 * DAY, // runtime recency 0.8
 };
 const C: RankInput = {
   node: fixtureNode('src/ctx.py', 'RequestContext.push', { kind: 'method' }),
@@ -66,7 +65,6 @@ const E: RankInput = {
   rwr: 0.1,
   distance: 1,
   isSeed: false, // no confidence, no provenance → floor 0.5
-  lastObserved: NOW - 40 * DAY, // stale 0.2
   lastModified: NOW - 40 * DAY, // no bonus
 };
 
@@ -78,18 +76,18 @@ describe('default ranker, base mode (no HITS)', () => {
   const s = byName(ranked);
 
   it('scores each component with the base weights (golden values)', () => {
-    // A: 0.40·150/150 + 0.25·0.9 + 0.20·0.3 + 0.05 + 0.15·1                      = 0.885
-    near(s.get('register_hook')!.score, 0.4 * 1 + 0.25 * 0.9 + 0.2 * 0.3 + 0.05 + 0.15);
-    near(s.get('register_hook')!.score, 0.885);
-    // B: 0.40·90/150 + 0.25·0.7 + 0.20·0.8 + 0.15·1 + 0.20·(1/2)                  = 0.825
-    near(s.get('before_request')!.score, 0.825);
-    // C: 0.40·60/150 + 0.25·0.5 + 0.20·0.3 + 0.01 + 0.15·0.5 + 0.25·0.5           = 0.555
-    near(s.get('push')!.score, 0.555);
-    // E: 0.40·10/150 + 0.25·0.5 + 0.20·0.2 + 0.15·0.5                             = 0.2666…
-    near(s.get('current_app')!.score, 0.4 / 15 + 0.125 + 0.04 + 0.075);
-    // D: (0.40·80/150 + 0.25·0.8 + 0.20·0.3 + 0.15·0.5 − 0.05) · 0.15              = 0.07475
-    near(s.get('test_hook_order')!.score, (0.4 * 80 / 150 + 0.2 + 0.06 + 0.075 - 0.05) * 0.15);
-    near(s.get('test_hook_order')!.score, 0.07475);
+    // A: 0.40·150/150 + 0.25·0.9 + 0.05 + 0.15·1                      = 0.825
+    near(s.get('register_hook')!.score, 0.4 * 1 + 0.25 * 0.9 + 0.05 + 0.15);
+    near(s.get('register_hook')!.score, 0.825);
+    // B: 0.40·90/150 + 0.25·0.7 + 0.15·1 + 0.20·(1/2)                  = 0.665
+    near(s.get('before_request')!.score, 0.665);
+    // C: 0.40·60/150 + 0.25·0.5 + 0.01 + 0.15·0.5 + 0.25·0.5           = 0.495
+    near(s.get('push')!.score, 0.495);
+    // E: 0.40·10/150 + 0.25·0.5 + 0.15·0.5                             = 0.2266…
+    near(s.get('current_app')!.score, 0.4 / 15 + 0.125 + 0.075);
+    // D: (0.40·80/150 + 0.25·0.8 + 0.15·0.5 − 0.05) · 0.15              = 0.06575
+    near(s.get('test_hook_order')!.score, (0.4 * 80 / 150 + 0.2 + 0.075 - 0.05) * 0.15);
+    near(s.get('test_hook_order')!.score, 0.06575);
   });
 
   it('orders by score descending', () => {
@@ -104,14 +102,13 @@ describe('default ranker, base mode (no HITS)', () => {
     const b = s.get('before_request')!.components;
     near(b['blast_radius'], 0.24);
     near(b['confidence'], 0.175);
-    near(b['recency'], 0.16);
     near(b['distance'], 0.15);
     near(b['session'], 0.1);
     expect(b['hits_authority']).toBe(0);
     expect(b['hits_hub']).toBe(0);
     near(s.get('push')!.components['feedback'], 0.125);
     near(s.get('register_hook')!.components['commit_recency'], 0.05);
-    near(s.get('test_hook_order')!.components['test_penalty'], -0.4983333333333333 * 0.85);
+    near(s.get('test_hook_order')!.components['test_penalty'], -0.43833333333333335 * 0.85);
   });
 
   it('keeps the real distance, rwr and provenance on the output', () => {
@@ -125,7 +122,7 @@ describe('default ranker, base mode (no HITS)', () => {
     const withHits = [{ ...A, authority: 0.9, hub: 0.9 }, B];
     const base = ranker.rank(withHits, { ...CONTEXT, mode: 'base' });
     // Only A and B: max proxy 150 still, so A scores as above.
-    near(base[0]!.score, 0.885);
+    near(base[0]!.score, 0.825);
     expect(base[0]!.components['hits_authority']).toBe(0);
   });
 
@@ -154,17 +151,17 @@ describe('default ranker, HITS mode', () => {
   const s = byName(ranked);
 
   it('switches to the HITS weights when hub/authority scores are present', () => {
-    // A: 0.35 + 0.20·0.9 + 0.15·0.3 + 0.05 + 0.15 + 0.15 + 0.05                   = 0.975
-    near(s.get('register_hook')!.score, 0.35 + 0.18 + 0.045 + 0.05 + 0.15 + 0.15 + 0.05);
-    near(s.get('register_hook')!.score, 0.975);
-    // B: 0.35·0.6 + 0.20·0.7 + 0.15·0.8 + 0.15 + 0.1                               = 0.72
-    near(s.get('before_request')!.score, 0.72);
-    // C: 0.35·0.4 + 0.20·0.5 + 0.15·0.3 + 0.01 + 0.15·0.5 − 0.075 + 0.125          = 0.42
-    near(s.get('push')!.score, 0.42);
-    // E: 0.35·10/150 + 0.20·0.5 + 0.15·0.2 + 0.15·0.5                              = 0.228333…
-    near(s.get('current_app')!.score, 0.35 / 15 + 0.1 + 0.03 + 0.075);
-    // D: (0.35·80/150 + 0.20·0.8 + 0.15·0.3 + 0.075 − 0.05) · 0.15                  = 0.0625
-    near(s.get('test_hook_order')!.score, 0.0625);
+    // A: 0.35 + 0.20·0.9 + 0.05 + 0.15 + 0.15 + 0.05                   = 0.93
+    near(s.get('register_hook')!.score, 0.35 + 0.18 + 0.05 + 0.15 + 0.15 + 0.05);
+    near(s.get('register_hook')!.score, 0.93);
+    // B: 0.35·0.6 + 0.20·0.7 + 0.15 + 0.1                               = 0.6
+    near(s.get('before_request')!.score, 0.6);
+    // C: 0.35·0.4 + 0.20·0.5 + 0.01 + 0.15·0.5 − 0.075 + 0.125          = 0.375
+    near(s.get('push')!.score, 0.375);
+    // E: 0.35·10/150 + 0.20·0.5 + 0.15·0.5                              = 0.198333…
+    near(s.get('current_app')!.score, 0.35 / 15 + 0.1 + 0.075);
+    // D: (0.35·80/150 + 0.20·0.8 + 0.075 − 0.05) · 0.15                  = 0.05575
+    near(s.get('test_hook_order')!.score, 0.05575);
   });
 
   it('reports the HITS adjustments as components', () => {
@@ -179,7 +176,7 @@ describe('default ranker, HITS mode', () => {
 
   it('can be asked for HITS mode without scores (all adjustments 0)', () => {
     const hits = createDefaultRanker(NO_PRIOR).rank([A, B, C, D, E], { ...CONTEXT, mode: 'hits' });
-    near(hits.find((r) => r.node.name === 'before_request')!.score, 0.72);
+    near(hits.find((r) => r.node.name === 'before_request')!.score, 0.6);
   });
 });
 
@@ -187,7 +184,7 @@ describe('blast radius', () => {
   it('uses caller counts when given, normalised by the maximum of the set', () => {
     const ranked = createDefaultRanker(NO_PRIOR).rank(
       [
-        { ...E, callerCount: 4, lastObserved: undefined, lastModified: undefined },
+        { ...E, callerCount: 4, lastModified: undefined },
         { ...C, callerCount: 12, feedback: undefined, lastModified: undefined },
       ],
       CONTEXT,
@@ -204,7 +201,7 @@ describe('blast radius', () => {
 
 describe('hub damping (off by default)', () => {
   it('divides by √(inDegree/threshold) above the threshold', () => {
-    const input: RankInput = { ...E, inDegree: 400, lastObserved: undefined, lastModified: undefined };
+    const input: RankInput = { ...E, inDegree: 400, lastModified: undefined };
     const plain = createDefaultRanker(NO_PRIOR).rank([input], CONTEXT)[0]!;
     expect(plain.components['hub_damping']).toBe(0);
     const damped = createDefaultRanker({ ...NO_PRIOR, hubDampingThreshold: 100 }).rank([input], CONTEXT)[0]!;
@@ -217,8 +214,8 @@ describe('per-call option overrides', () => {
   it('merge over the ranker options for one call only', () => {
     const ranker = createDefaultRanker(NO_PRIOR);
     const tweaked = ranker.rank([A], { ...CONTEXT, options: { weights: { confidence: 0 } } });
-    near(tweaked[0]!.score, 0.885 - 0.225);
-    near(ranker.rank([A], CONTEXT)[0]!.score, 0.885);
+    near(tweaked[0]!.score, 0.825 - 0.225);
+    near(ranker.rank([A], CONTEXT)[0]!.score, 0.825);
     expect(DEFAULT_RANKING_OPTIONS.weights.confidence).toBe(0.25);
   });
 });

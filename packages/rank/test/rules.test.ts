@@ -7,7 +7,6 @@ import {
   feedbackAdjustment,
   isAuxiliaryCode,
   isTestTask,
-  recencyValue,
   resolveRankingOptions,
   sessionContribution,
   splitWords,
@@ -22,24 +21,6 @@ function near(actual: number | undefined, expected: number): void {
   expect(actual).toBeDefined();
   expect(Math.abs(actual! - expected), `${actual} vs ${expected}`).toBeLessThan(1e-9);
 }
-
-describe('runtime recency buckets', () => {
-  const r = DEFAULT_RANKING_OPTIONS.recency;
-  it('maps age to 1.0 / 0.8 / 0.5 / 0.2, limits inclusive', () => {
-    expect(recencyValue(NOW, NOW, r)).toBe(1);
-    expect(recencyValue(NOW - DAY, NOW, r)).toBe(1);
-    expect(recencyValue(NOW - DAY - 1, NOW, r)).toBe(0.8);
-    expect(recencyValue(NOW - 7 * DAY, NOW, r)).toBe(0.8);
-    expect(recencyValue(NOW - 7 * DAY - 1, NOW, r)).toBe(0.5);
-    expect(recencyValue(NOW - 30 * DAY, NOW, r)).toBe(0.5);
-    expect(recencyValue(NOW - 30 * DAY - 1, NOW, r)).toBe(0.2);
-  });
-  it('gives static-only symbols 0.3 and treats future observations as fresh', () => {
-    expect(recencyValue(undefined, NOW, r)).toBe(0.3);
-    expect(recencyValue(0, NOW, r)).toBe(0.3);
-    expect(recencyValue(NOW + DAY, NOW, r)).toBe(1);
-  });
-});
 
 describe('commit recency bonus', () => {
   const b = DEFAULT_RANKING_OPTIONS.commitRecency;
@@ -124,42 +105,42 @@ describe('test-file penalty', () => {
   const test: RankInput = { node: fixtureNode('tests/test_auth.py', 'test_login', { isTest: true }), rwr: 1, distance: 0, isSeed: true };
   const lib: RankInput = { node: fixtureNode('src/auth.py', 'login'), rwr: 1, distance: 0, isSeed: true };
   const context: RankContext = { task: 'fix login redirects', now: NOW };
-  // Both: 0.40 + 0.25·0.5 + 0.20·0.3 + 0.15 = 0.735 before the penalty.
+  // Both: 0.40 + 0.25·0.5 + 0.15 = 0.675 before the penalty.
 
   it('multiplies test symbols by 0.15 by default', () => {
     const ranked = createDefaultRanker().rank([test, lib], context);
     expect(ranked.map((r) => r.node.name)).toEqual(['login', 'test_login']);
-    near(ranked[0]!.score, 0.735);
-    near(ranked[1]!.score, 0.735 * 0.15);
-    near(ranked[1]!.components['test_penalty'], -0.735 * 0.85);
+    near(ranked[0]!.score, 0.675);
+    near(ranked[1]!.score, 0.675 * 0.15);
+    near(ranked[1]!.components['test_penalty'], -0.675 * 0.85);
   });
 
   it('takes the seeds value 0.3 (or any multiplier) as an option', () => {
-    near(createDefaultRanker({ testPenalty: 0.3 }).rank([test], context)[0]!.score, 0.735 * 0.3);
+    near(createDefaultRanker({ testPenalty: 0.3 }).rank([test], context)[0]!.score, 0.675 * 0.3);
   });
 
   it('is lifted when the task is about tests', () => {
     const ranked = createDefaultRanker().rank([test, lib], { task: 'add a unit test for login', now: NOW });
-    near(ranked.find((r) => r.node.name === 'test_login')!.score, 0.735);
+    near(ranked.find((r) => r.node.name === 'test_login')!.score, 0.675);
     expect(ranked.find((r) => r.node.name === 'test_login')!.components['test_penalty']).toBe(0);
   });
 
   it('follows an explicit aboutTests over the detection', () => {
-    near(createDefaultRanker().rank([test], { task: 'add a test', aboutTests: false, now: NOW })[0]!.score, 0.735 * 0.15);
-    near(createDefaultRanker().rank([test], { task: 'login', aboutTests: true, now: NOW })[0]!.score, 0.735);
+    near(createDefaultRanker().rank([test], { task: 'add a test', aboutTests: false, now: NOW })[0]!.score, 0.675 * 0.15);
+    near(createDefaultRanker().rank([test], { task: 'login', aboutTests: true, now: NOW })[0]!.score, 0.675);
   });
 
   it('detects test code by the indexer flag, not by name or path (unless told otherwise)', () => {
     const unflagged: RankInput = { ...lib, node: fixtureNode('pkg/auth/login_test.go', 'TestLogin') };
-    near(createDefaultRanker().rank([unflagged], context)[0]!.score, 0.735);
+    near(createDefaultRanker().rank([unflagged], context)[0]!.score, 0.675);
     const libraryHelper: RankInput = { ...lib, node: fixtureNode('src/flask/app.py', 'Flask.test_client', { isTest: true }) };
-    near(createDefaultRanker().rank([libraryHelper], context)[0]!.score, 0.735 * 0.15);
+    near(createDefaultRanker().rank([libraryHelper], context)[0]!.score, 0.675 * 0.15);
     const byPath = createDefaultRanker({ isTestSymbol: (node) => node.file.endsWith('_test.go') });
-    near(byPath.rank([unflagged], context)[0]!.score, 0.735 * 0.15);
+    near(byPath.rank([unflagged], context)[0]!.score, 0.675 * 0.15);
   });
 
   it('never raises a negative score', () => {
-    const negative = createDefaultRanker({ confidence: { floor: 0 }, weights: { recency: 0, distance: 0, blastRadius: 0 } }).rank(
+    const negative = createDefaultRanker({ confidence: { floor: 0 }, weights: { distance: 0, blastRadius: 0 } }).rank(
       [{ ...test, feedback: { useful: 0, notUseful: 1 } }],
       context,
     );
@@ -232,8 +213,8 @@ describe('options', () => {
   it('are frozen defaults with the seeds values', () => {
     expect(Object.isFrozen(DEFAULT_RANKING_OPTIONS)).toBe(true);
     expect(Object.isFrozen(DEFAULT_RANKING_OPTIONS.hitsWeights)).toBe(true);
-    expect(DEFAULT_RANKING_OPTIONS.weights).toEqual({ relevance: 0, blastRadius: 0.4, confidence: 0.25, recency: 0.2, distance: 0.15 });
-    expect(DEFAULT_RANKING_OPTIONS.hitsWeights).toEqual({ relevance: 0, blastRadius: 0.35, confidence: 0.2, recency: 0.15, distance: 0.15 });
+    expect(DEFAULT_RANKING_OPTIONS.weights).toEqual({ relevance: 0, blastRadius: 0.4, confidence: 0.25, distance: 0.15 });
+    expect(DEFAULT_RANKING_OPTIONS.hitsWeights).toEqual({ relevance: 0, blastRadius: 0.35, confidence: 0.2, distance: 0.15 });
     expect(DEFAULT_RANKING_OPTIONS.testPenalty).toBe(0.15);
   });
 
@@ -252,7 +233,8 @@ describe('options', () => {
       { weights: { blastRadius: Number.POSITIVE_INFINITY } },
       { weights: { blast: 0.3 } },
       { nope: 1 },
-      { recency: { buckets: [{ maxAgeMs: 10, value: 1 }, { maxAgeMs: 5, value: 0.5 }] } },
+      { commitRecency: [{ maxAgeMs: 10, bonus: 0.1 }, { maxAgeMs: 5, bonus: 0.05 }] },
+      { weights: { recency: 0.2 } },
       { feedback: { confidence: 'cubic' } },
       { session: { maxBoost: 0 } },
     ];
@@ -334,14 +316,14 @@ describe('auxiliary code (benchmarks, examples): a ranking feature of its own, n
   });
   it('is demoted like test code, under its own component, unless the task is about tests', () => {
     const [ranked] = createDefaultRanker().rank([input('examples/hello/main.go')], context);
-    near(ranked!.components['auxiliary_penalty'], -0.735 * 0.85);
+    near(ranked!.components['auxiliary_penalty'], -0.675 * 0.85);
     expect(ranked!.components['test_penalty']).toBe(0);
-    near(createDefaultRanker({ auxiliaryPenalty: 1 }).rank([input('examples/hello/main.go')], context)[0]!.score, 0.735);
-    near(createDefaultRanker().rank([input('examples/hello/main.go')], { ...context, aboutTests: true })[0]!.score, 0.735);
+    near(createDefaultRanker({ auxiliaryPenalty: 1 }).rank([input('examples/hello/main.go')], context)[0]!.score, 0.675);
+    near(createDefaultRanker().rank([input('examples/hello/main.go')], { ...context, aboutTests: true })[0]!.score, 0.675);
   });
   it('is not penalised twice when it is also test code', () => {
     const [ranked] = createDefaultRanker().rank([input('examples/tests/test_main.py', true)], context);
-    near(ranked!.score, 0.735 * 0.15);
+    near(ranked!.score, 0.675 * 0.15);
     expect(ranked!.components['auxiliary_penalty']).toBe(0);
   });
 });

@@ -115,9 +115,7 @@ export function costFunctionFor(format: string, tokenizer?: Tokenizer, options: 
 
 /**
  * `@knowing/pack` cost options that charge each symbol `costFunctionFor(format)` tokens, so
- * `packSymbols` and `diffPacks` spend the budget in the chosen format's real cost. (Pack's
- * hook takes a renderer and a tokenizer; this renders a string as long as the cost and counts
- * characters.)
+ * `packSymbols` and `diffPacks` spend the budget in the chosen format's real cost.
  *
  * @example
  * ```ts
@@ -125,10 +123,5 @@ export function costFunctionFor(format: string, tokenizer?: Tokenizer, options: 
  * ```
  */
 export function costOptionsFor(format: string, tokenizer?: Tokenizer, options: CostFunctionOptions = {}): CostOptions {
-  const cost = costFunctionFor(format, tokenizer, options);
-  return {
-    format,
-    tokenizer: { count: (text: string) => text.length },
-    render: (symbol: RankedSymbol) => ' '.repeat(Math.round(cost(symbol))),
-  };
+  return { format, ...(tokenizer ? { tokenizer } : {}), cost: costFunctionFor(format, tokenizer, options) };
 }

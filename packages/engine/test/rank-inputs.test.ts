@@ -1,0 +1,80 @@
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDefaultRanker } from '@knowing/rank';
+import type { RankContext, RankInput, Ranker } from '@knowing/rank';
+import { createEngine } from '../src/index.js';
+import { indexedFixture } from './helpers.js';
+
+type Fixture = Awaited<ReturnType<typeof indexedFixture>>;
+
+/** A formula ranker that keeps what the engine gave it. */
+function recordingRanker(): Ranker & { inputs: RankInput[]; context: RankContext | undefined } {
+  const formula = createDefaultRanker();
+  const ranker = {
+    name: 'recording',
+    inputs: [] as RankInput[],
+    context: undefined as RankContext | undefined,
+    rank(inputs: readonly RankInput[], context: RankContext) {
+      ranker.inputs = [...inputs];
+      ranker.context = context;
+      return formula.rank(inputs, context);
+    },
+  };
+  return ranker;
+}
+
+const DAY = 86_400_000;
+
+describe('what the engine tells the ranker', () => {
+  let fixture: Fixture;
+  beforeAll(async () => {
+    fixture = await indexedFixture();
+  }, 60_000);
+  afterAll(async () => fixture?.cleanup());
+
+  it('supplies the tier of a name match, the in-degree and when the file last changed', async () => {
+    const ranker = recordingRanker();
+    await createEngine({ store: fixture.store, ranker }).forTask('open_session should refuse an unsigned cookie', { fresh: true });
+    const open = ranker.inputs.find((i) => i.node.qualifiedName === 'tinyweb/sessions.py.SessionInterface.open_session')!;
+    expect(open.isSeed).toBe(true);
+    expect(open.tier).toBe('exact');
+
+    // In-degree: every edge that reaches the node, whatever its type (its class contains it, at least).
+    const incoming = (await fixture.store.edgesTo(open.node.id)).length;
+    expect(incoming).toBeGreaterThan(0);
+    expect(open.inDegree).toBe(incoming);
+
+    const files = new Map((await fixture.store.listFiles()).map((f) => [f.path, f.indexedAt]));
+    for (const input of ranker.inputs) expect(input.lastModified).toBe(files.get(input.node.file));
+  });
+
+  it('the hub damping threshold of the ranking options now changes scores', async () => {
+    const task = 'dispatch a request to the matching route';
+    const options = (threshold: number) => ({ rankingModel: 'formula' as const, ranking: { hubDampingThreshold: threshold } });
+    const plain = await createEngine({ store: fixture.store, options: options(0) }).forTask(task, { fresh: true });
+    const damped = await createEngine({ store: fixture.store, options: options(1) }).forTask(task, { fresh: true });
+    expect(plain.ranked.every((s) => s.components['hub_damping'] === 0)).toBe(true);
+    expect(damped.ranked.some((s) => s.components['hub_damping']! < 0)).toBe(true);
+  });
+
+  it('commit recency favours the symbols of a file changed since the last index', async () => {
+    appendFileSync(join(fixture.root, 'tinyweb/sessions.py'), '\n\ndef rotate_key(old, new):\n    return new\n');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await fixture.reindex();
+    const changed = (await fixture.store.listFiles()).find((f) => f.path === 'tinyweb/sessions.py')!.indexedAt;
+    // The clock stands 1,000 days after the change: only the changed file is within the bucket.
+    const engine = createEngine({
+      store: fixture.store,
+      now: () => changed + 1000 * DAY,
+      options: { rankingModel: 'formula', ranking: { commitRecency: [{ maxAgeMs: 1000 * DAY, bonus: 0.5 }] } },
+    });
+    const { ranked } = await engine.forTask('sign the session cookie and dispatch the request', { fresh: true });
+    const bonus = (file: string) => ranked.filter((s) => s.node.file === file).map((s) => s.components['commit_recency']);
+    expect(bonus('tinyweb/sessions.py').length).toBeGreaterThan(0);
+    expect(new Set(bonus('tinyweb/sessions.py'))).toEqual(new Set([0.5]));
+    const others = ranked.filter((s) => s.node.file !== 'tinyweb/sessions.py');
+    expect(others.length).toBeGreaterThan(0);
+    expect(others.every((s) => s.components['commit_recency'] === 0)).toBe(true);
+  });
+});
