@@ -269,31 +269,26 @@ function onField(x: ScriptWalk, node: Node, classFrame: Frame, cls: ClassInfo, p
   const mods = x.syntax.modifiers(node, nameNode);
   const decorators = [...siblingDecorators, ...mods.decorators];
   const typeNode = binding.type;
-  const isFunction = value !== null && FUNCTION_VALUES.has(value.type);
   const start = x.syntax.signatureStart(node);
-  const startLine = (decorators[0] ?? node).startPosition.row + 1;
   const isPrivate = mods.isPrivate || name.startsWith('#');
-  if (isFunction) {
+  const member = {
+    name,
+    scope: x.symbols.scopeOf(classFrame),
+    startLine: (decorators[0] ?? node).startPosition.row + 1,
+    endLine: node.endPosition.row + 1,
+    doc: x.syntax.docFor(node),
+    parent,
+    exported: false,
+    decorators: decoratorRefs(x, decorators),
+    overrides: mods.overrides || undefined,
+    typeHints: x.types.typesOf(typeNode, classFrame),
+  };
+  if (value !== null && FUNCTION_VALUES.has(value.type)) {
     // `handle = (e) => { … }`: a method in all but syntax.
     const parts = x.syntax.functionParts(value);
     const own = x.types.typeParameterNames(parts.typeParams);
-    const index = x.symbols.add(
-      {
-        name,
-        kind: 'method',
-        scope: x.symbols.scopeOf(classFrame),
-        startLine,
-        endLine: node.endPosition.row + 1,
-        signature: x.syntax.signature(start, parts.body ? parts.body.startIndex : node.endIndex),
-        doc: x.syntax.docFor(node),
-        parent,
-        exported: false,
-        decorators: decoratorRefs(x, decorators),
-        overrides: mods.overrides || undefined,
-        typeHints: x.types.typesOf(typeNode, classFrame),
-      },
-      { inheritsExport: true, isPrivate },
-    );
+    const signature = x.syntax.signature(start, parts.body ? parts.body.startIndex : node.endIndex);
+    const index = x.symbols.add({ ...member, kind: 'method', signature }, { inheritsExport: true, isPrivate });
     const frame = childFrame(classFrame, index, value.type === 'arrow_function' ? classFrame.thisType : undefined, cls);
     if (own) frame.typeParams = new Set(own);
     for (const decorator of decorators) visitDecoratorArguments(x, decorator, frame);
@@ -302,24 +297,8 @@ function onField(x: ScriptWalk, node: Node, classFrame: Frame, cls: ClassInfo, p
     for (const hint of hints) x.symbols.addHint(index, hint);
     return;
   }
-  const index = x.symbols.add(
-    {
-      name,
-      kind: 'field',
-      scope: x.symbols.scopeOf(classFrame),
-      startLine,
-      endLine: node.endPosition.row + 1,
-      signature: x.syntax.wholeSignature(start, node),
-      doc: x.syntax.docFor(node),
-      parent,
-      exported: false,
-      decorators: decoratorRefs(x, decorators),
-      overrides: mods.overrides || undefined,
-      typeHints: x.types.typesOf(typeNode, classFrame),
-      valueType: x.types.mainType(typeNode, classFrame) ?? x.types.initialiserType(value, classFrame),
-    },
-    { inheritsExport: true, isPrivate },
-  );
+  const valueType = x.types.mainType(typeNode, classFrame) ?? x.types.initialiserType(value, classFrame);
+  const index = x.symbols.add({ ...member, kind: 'field', signature: x.syntax.wholeSignature(start, node), valueType }, { inheritsExport: true, isPrivate });
   const frame = childFrame(classFrame, index, classFrame.thisType, cls);
   for (const decorator of decorators) visitDecoratorArguments(x, decorator, frame);
   if (value) x.visit(value, frame);

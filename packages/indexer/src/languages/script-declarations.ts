@@ -233,6 +233,13 @@ function onAmbient(x: ScriptWalk, node: Node, f: Frame, ctx: DeclContext): void 
   }
 }
 
+/** The declarations {@link visitDeclaration} dispatches on: what `export` and `declare` can introduce. */
+export const DECLARATION_NODES: ReadonlySet<string> = new Set([
+  'function_declaration', 'generator_function_declaration', 'function_signature', 'class_declaration',
+  'abstract_class_declaration', 'interface_declaration', 'type_alias_declaration', 'enum_declaration', 'internal_module',
+  'module', 'lexical_declaration', 'variable_declaration', 'ambient_declaration',
+]);
+
 /** A declaration under `export`/`declare`, with its context. */
 export function visitDeclaration(x: ScriptWalk, node: Node, f: Frame, ctx: DeclContext): void {
   switch (node.type) {

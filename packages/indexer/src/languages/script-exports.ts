@@ -5,7 +5,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { onClass } from './script-classes.js';
-import { visitDeclaration } from './script-declarations.js';
+import { DECLARATION_NODES, visitDeclaration } from './script-declarations.js';
 import { exportSpecifiers } from './script-modules.js';
 import { FUNCTION_VALUES, isLiteral, unwrapValue } from './script-syntax.js';
 import { defineFunctionValue, onObjectMembers, wrappedFunction, wrappedIdentifier } from './script-variables.js';
@@ -66,7 +66,7 @@ export function onExport(x: ScriptWalk, node: Node, f: Frame): void {
   }
   const ctx: DeclContext = { exported: true, isDefault, outer: node, decorators };
   for (const child of rest) {
-    if (isDeclarationNode(child)) {
+    if (DECLARATION_NODES.has(child.type)) {
       visitDeclaration(x, child, f, ctx);
       continue;
     }
@@ -77,27 +77,6 @@ export function onExport(x: ScriptWalk, node: Node, f: Frame): void {
     }
     if (isDefault) onDefaultExpression(x, child, f, ctx);
     else x.visit(child, f);
-  }
-}
-
-function isDeclarationNode(node: Node): boolean {
-  switch (node.type) {
-    case 'function_declaration':
-    case 'generator_function_declaration':
-    case 'function_signature':
-    case 'class_declaration':
-    case 'abstract_class_declaration':
-    case 'interface_declaration':
-    case 'type_alias_declaration':
-    case 'enum_declaration':
-    case 'internal_module':
-    case 'module':
-    case 'lexical_declaration':
-    case 'variable_declaration':
-    case 'ambient_declaration':
-      return true;
-    default:
-      return false;
   }
 }
 

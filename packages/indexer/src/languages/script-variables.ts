@@ -35,28 +35,10 @@ function onModuleDeclarator(x: ScriptWalk, declarator: Node, f: Frame, ctx: Decl
   if (!nameNode) return;
   const line = declarator.startPosition.row + 1;
   if (declareModuleLoad(x, nameNode, value, line)) return;
-  const startLine = first ? x.syntax.startLineOf(ctx) : declarator.startPosition.row + 1;
-  const doc = x.syntax.docFor(ctx.outer);
-  const keyword = first ? ctx.outer.startIndex : declarator.startIndex;
-  const exported = ctx.exported;
   if (nameNode.type !== 'identifier') {
     // Destructuring at module level: each bound name is a variable.
-    for (const name of x.syntax.patternNames(nameNode)) {
-      x.symbols.add(
-        {
-          name,
-          kind: 'variable',
-          scope: x.symbols.scopeOf(f),
-          startLine,
-          endLine: declarator.endPosition.row + 1,
-          signature: x.syntax.wholeSignature(keyword, declarator),
-          doc,
-          parent: f.def,
-          exported,
-        },
-        { inheritsExport: false },
-      );
-    }
+    const place = variablePlace(x, declarator, f, ctx, first);
+    for (const name of x.syntax.patternNames(nameNode)) x.symbols.add({ ...place, name, kind: 'variable' }, { inheritsExport: false });
     if (value) x.visit(value, f);
     return;
   }
@@ -77,18 +59,11 @@ function onModuleDeclarator(x: ScriptWalk, declarator: Node, f: Frame, ctx: Decl
     defineFunctionValue(x, wrapped, name, f, { ...ctx, outer: first ? ctx.outer : declarator }, declarator, typeNode, 'function', unwrapped!);
     return;
   }
-  const kind: NodeKind = isConst && isLiteral(unwrapped) ? 'constant' : 'variable';
   const index = x.symbols.add(
     {
+      ...variablePlace(x, declarator, f, ctx, first),
       name,
-      kind,
-      scope: x.symbols.scopeOf(f),
-      startLine,
-      endLine: declarator.endPosition.row + 1,
-      signature: x.syntax.wholeSignature(keyword, declarator),
-      doc,
-      parent: f.def,
-      exported,
+      kind: isConst && isLiteral(unwrapped) ? 'constant' : 'variable',
       typeHints: x.types.typesOf(typeNode, f),
       valueType: declaredType ?? x.types.initialiserType(value, f),
     },
@@ -98,6 +73,19 @@ function onModuleDeclarator(x: ScriptWalk, declarator: Node, f: Frame, ctx: Decl
   const frame = childFrame(f, index, undefined, undefined);
   if (isConst && unwrapped?.type === 'object') onObjectMembers(x, unwrapped, frame, index, false);
   else x.visit(value, frame);
+}
+
+/** A module-level variable's symbol but for its name and kind: the first declarator of a statement carries its keyword. */
+function variablePlace(x: ScriptWalk, declarator: Node, f: Frame, ctx: DeclContext, first: boolean) {
+  return {
+    scope: x.symbols.scopeOf(f),
+    startLine: first ? x.syntax.startLineOf(ctx) : declarator.startPosition.row + 1,
+    endLine: declarator.endPosition.row + 1,
+    signature: x.syntax.wholeSignature(first ? ctx.outer.startIndex : declarator.startIndex, declarator),
+    doc: x.syntax.docFor(ctx.outer),
+    parent: f.def,
+    exported: ctx.exported,
+  };
 }
 
 /** `memo((props) => …)`, `forwardRef(function X() {})`: the function a wrapper call defines, if any. */

@@ -32,7 +32,7 @@ import type { GrammarName } from '../parser.js';
 import { countSyntaxErrors } from './common.js';
 import { onAnonymousClass, visitDecoratorArguments } from './script-classes.js';
 import { onExpressionStatement } from './script-commonjs.js';
-import { visitDeclaration } from './script-declarations.js';
+import { DECLARATION_NODES, visitDeclaration } from './script-declarations.js';
 import { finishExports, onExport } from './script-exports.js';
 import { onAssignment, onBinary, onCall, onCatch, onForIn, onJsxElement, onMember, onNew, onThrow, useIdentifier } from './script-expressions.js';
 import { ModuleTable, onImport } from './script-modules.js';
@@ -192,6 +192,11 @@ class ScriptExtractor implements ScriptWalk {
       this.typeReferences(node, f);
       return;
     }
+    if (DECLARATION_NODES.has(type)) {
+      // A `declare` block exports its declarations whatever this context says.
+      visitDeclaration(this, node, f, { exported: f.ambient, isDefault: false, outer: node, decorators: EMPTY_NODES });
+      return;
+    }
     switch (type) {
       case 'identifier':
       case 'shorthand_property_identifier':
@@ -202,22 +207,6 @@ class ScriptExtractor implements ScriptWalk {
         return;
       case 'export_statement':
         onExport(this, node, f);
-        return;
-      case 'ambient_declaration':
-      case 'function_declaration':
-      case 'generator_function_declaration':
-      case 'function_signature':
-      case 'class_declaration':
-      case 'abstract_class_declaration':
-      case 'interface_declaration':
-      case 'type_alias_declaration':
-      case 'enum_declaration':
-      case 'internal_module':
-      case 'module':
-      case 'lexical_declaration':
-      case 'variable_declaration':
-        // A `declare` block exports its declarations whatever this context says.
-        visitDeclaration(this, node, f, { exported: f.ambient, isDefault: false, outer: node, decorators: EMPTY_NODES });
         return;
       case 'class':
         onAnonymousClass(this, node, f);
