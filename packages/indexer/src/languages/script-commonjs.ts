@@ -19,15 +19,15 @@ import type { NameRef } from './types.js';
 /** Callees that define a property by name: `Object.defineProperty`, `__defineGetter__`, a local `defineGetter` helper. */
 const DEFINE_PROPERTY_CALLEE = /define_?(?:getter|setter|property)/i;
 
-export function onExpressionStatement(x: ScriptWalk, node: Node, f: Frame): void {
+export function onExpressionStatement(walk: ScriptWalk, node: Node, f: Frame): void {
   const expression = node.firstNamedChild;
   if (!expression) return;
-  if (expression.type === 'assignment_expression' && onDefiningAssignment(x, expression, f, node)) return;
+  if (expression.type === 'assignment_expression' && onDefiningAssignment(walk, expression, f, node)) return;
   if (expression.type === 'call_expression') {
-    if (onDefinePropertyCall(x, expression, f, node)) return;
-    onInheritsCall(x, expression);
+    if (onDefinePropertyCall(walk, expression, f, node)) return;
+    onInheritsCall(walk, expression);
   }
-  x.visit(expression, f);
+  walk.visit(expression, f);
 }
 
 /**
@@ -36,31 +36,31 @@ export function onExpressionStatement(x: ScriptWalk, node: Node, f: Frame): void
  * module.exports = fn`), where every target receives the innermost value. Returns false when
  * the assignment defines nothing.
  */
-function onDefiningAssignment(x: ScriptWalk, assignment: Node, f: Frame, statement: Node): boolean {
+function onDefiningAssignment(walk: ScriptWalk, assignment: Node, f: Frame, statement: Node): boolean {
   const targets: Node[] = [];
   let value: Node | null = assignment;
   while (value?.type === 'assignment_expression') {
-    const left = x.syntax.field(value, 'left');
+    const left = walk.syntax.field(value, 'left');
     if (left) targets.push(left);
-    value = unwrapValue(x.syntax.field(value, 'right'));
+    value = unwrapValue(walk.syntax.field(value, 'right'));
   }
   if (!value) return false;
-  if (targets.length === 1) return defineByAssignment(x, targets[0]!, value, f, statement);
-  const defined = targets.map((target) => defineByAssignment(x, target, value, f, statement));
+  if (targets.length === 1) return defineByAssignment(walk, targets[0]!, value, f, statement);
+  const defined = targets.map((target) => defineByAssignment(walk, target, value, f, statement));
   if (!defined.includes(true)) return false;
   // The targets that define nothing (`exports` in `exports = module.exports = fn`) are still uses.
   targets.forEach((target, i) => {
-    if (!defined[i]) x.visit(target, f);
+    if (!defined[i]) walk.visit(target, f);
   });
   return true;
 }
 
 /** One target of a defining assignment, `left = value` (`value` already unwrapped). */
-function defineByAssignment(x: ScriptWalk, left: Node, value: Node, f: Frame, statement: Node): boolean {
+function defineByAssignment(walk: ScriptWalk, left: Node, value: Node, f: Frame, statement: Node): boolean {
   if (left.type !== 'member_expression') return false;
-  const target = x.syntax.plainChain(left);
+  const target = walk.syntax.plainChain(left);
   if (!target || target.length < 2) return false;
-  return definePlacedValue(x, target, value, f, statement);
+  return definePlacedValue(walk, target, value, f, statement);
 }
 
 /**
@@ -68,71 +68,71 @@ function defineByAssignment(x: ScriptWalk, left: Node, value: Node, f: Frame, st
  * assignment to it defines (see {@link onDefiningAssignment}), also used for
  * `Object.defineProperty(Foo.prototype, 'bar', { value: function () {} })`.
  */
-function definePlacedValue(x: ScriptWalk, target: readonly string[], value: Node, f: Frame, statement: Node): boolean {
+function definePlacedValue(walk: ScriptWalk, target: readonly string[], value: Node, f: Frame, statement: Node): boolean {
   const fileLevel = f.def === -1;
   const line = statement.startPosition.row + 1;
   const ctx: DeclContext = { exported: true, isDefault: false, outer: statement, decorators: EMPTY_NODES };
   const moduleExports = target[0] === 'module' && target[1] === 'exports';
   if (fileLevel && moduleExports && target.length === 2) {
-    onModuleExportsAssignment(x, value, f, ctx, line);
+    onModuleExportsAssignment(walk, value, f, ctx, line);
     return true;
   }
   if (fileLevel && ((moduleExports && target.length === 3) || (target[0] === 'exports' && target.length === 2))) {
     const name = target[target.length - 1]!;
-    defineExportedValue(x, name, value, f, ctx, line);
+    defineExportedValue(walk, name, value, f, ctx, line);
     return true;
   }
   const prototypeAt = target.indexOf('prototype');
   if (prototypeAt === target.length - 1 && prototypeAt > 0 && value.type === 'object') {
     // `Foo.prototype = { a() {}, b: function () {} }`
     const owner = target.slice(0, prototypeAt);
-    onPrototypeObject(x, value, owner, f);
+    onPrototypeObject(walk, value, owner, f);
     return true;
   }
   if (prototypeAt === 1 && target.length === 2 && value.type === 'call_expression') {
     // `Foo.prototype = Object.create(Base.prototype)`: ES5 inheritance.
     const [callee, args] = value.namedChildren;
     const base = args?.firstNamedChild ?? null;
-    const calleeRef = x.syntax.nameRef(callee ?? null);
-    const baseRef = base?.type === 'member_expression' ? x.syntax.nameRef(base) : undefined;
+    const calleeRef = walk.syntax.nameRef(callee ?? null);
+    const baseRef = base?.type === 'member_expression' ? walk.syntax.nameRef(base) : undefined;
     if (calleeRef?.name === 'create' && calleeRef.qualifier[0] === 'Object' && baseRef?.name === 'prototype' && baseRef.qualifier.length > 0) {
-      x.symbols.addInheritance(target[0]!, { name: baseRef.qualifier[baseRef.qualifier.length - 1]!, qualifier: baseRef.qualifier.slice(0, -1) });
+      walk.symbols.addInheritance(target[0]!, { name: baseRef.qualifier[baseRef.qualifier.length - 1]!, qualifier: baseRef.qualifier.slice(0, -1) });
     }
   }
   if (!FUNCTION_VALUES.has(value.type)) return false;
   if (prototypeAt > 0 && prototypeAt === target.length - 2) {
     const owner = target.slice(0, prototypeAt);
-    definePlacedFunction(x, value, target[target.length - 1]!, owner, 'method', f, statement, true);
+    definePlacedFunction(walk, value, target[target.length - 1]!, owner, 'method', f, statement, true);
     return true;
   }
   if (fileLevel && target[0] !== 'this' && target[0] !== 'window' && target[0] !== 'globalThis') {
     const owner = target.slice(0, -1);
-    const ownerIndex = owner.length === 1 ? x.symbols.topLevel.get(owner[0]!) : undefined;
-    const ownerKind = ownerIndex !== undefined ? x.symbols.defs[ownerIndex]!.kind : undefined;
+    const ownerIndex = owner.length === 1 ? walk.symbols.topLevel.get(owner[0]!) : undefined;
+    const ownerKind = ownerIndex !== undefined ? walk.symbols.defs[ownerIndex]!.kind : undefined;
     const kind: NodeKind = ownerKind === 'class' || ownerKind === 'function' ? 'method' : 'function';
-    definePlacedFunction(x, value, target[target.length - 1]!, owner, kind, f, statement);
+    definePlacedFunction(walk, value, target[target.length - 1]!, owner, kind, f, statement);
     return true;
   }
   return false;
 }
 
 /** `util.inherits(Child, Parent)` / `inherits(Child, Parent)`: ES5 inheritance. */
-function onInheritsCall(x: ScriptWalk, call: Node): void {
+function onInheritsCall(walk: ScriptWalk, call: Node): void {
   const [callee, args] = call.namedChildren;
-  const calleeRef = x.syntax.nameRef(callee ?? null);
+  const calleeRef = walk.syntax.nameRef(callee ?? null);
   if (calleeRef?.name !== 'inherits' || args?.type !== 'arguments') return;
   const [child, parent] = args.namedChildren;
-  const parentRef = parent ? x.syntax.nameRef(parent) : undefined;
-  if (child?.type === 'identifier' && parentRef) x.symbols.addInheritance(x.syntax.text(child), parentRef);
+  const parentRef = parent ? walk.syntax.nameRef(parent) : undefined;
+  if (child?.type === 'identifier' && parentRef) walk.symbols.addInheritance(walk.syntax.text(child), parentRef);
 }
 
 /** A function placed on an object from outside (`Foo.prototype.bar = …`, `utils.format = …`). */
-function definePlacedFunction(x: ScriptWalk, value: Node, name: string, owner: string[], kind: NodeKind, f: Frame, statement: Node, viaPrototype = false): void {
-  const ownerIndex = owner.length === 1 ? x.symbols.topLevel.get(owner[0]!) : undefined;
-  if (viaPrototype && ownerIndex !== undefined) x.symbols.prototypeOwners.add(ownerIndex);
-  const scope = ownerIndex !== undefined ? x.symbols.meta[ownerIndex]!.path : owner;
+function definePlacedFunction(walk: ScriptWalk, value: Node, name: string, owner: string[], kind: NodeKind, f: Frame, statement: Node, viaPrototype = false): void {
+  const ownerIndex = owner.length === 1 ? walk.symbols.topLevel.get(owner[0]!) : undefined;
+  if (viaPrototype && ownerIndex !== undefined) walk.symbols.prototypeOwners.add(ownerIndex);
+  const scope = ownerIndex !== undefined ? walk.symbols.meta[ownerIndex]!.path : owner;
   const thisType = value.type === 'arrow_function' ? f.thisType : { name: owner[owner.length - 1]!, qualifier: owner.slice(0, -1) };
-  defineFunctionValue(x, value, name, f, { exported: false, isDefault: false, outer: statement, decorators: EMPTY_NODES }, statement, null, kind, undefined, {
+  defineFunctionValue(walk, value, name, f, { exported: false, isDefault: false, outer: statement, decorators: EMPTY_NODES }, statement, null, kind, undefined, {
     scope,
     parent: ownerIndex ?? -1,
     thisType,
@@ -140,30 +140,30 @@ function definePlacedFunction(x: ScriptWalk, value: Node, name: string, owner: s
   });
 }
 
-function onPrototypeObject(x: ScriptWalk, object: Node, owner: string[], f: Frame): void {
-  const ownerIndex = owner.length === 1 ? x.symbols.topLevel.get(owner[0]!) : undefined;
-  if (ownerIndex !== undefined) x.symbols.prototypeOwners.add(ownerIndex);
-  const scope = ownerIndex !== undefined ? x.symbols.meta[ownerIndex]!.path : owner;
+function onPrototypeObject(walk: ScriptWalk, object: Node, owner: string[], f: Frame): void {
+  const ownerIndex = owner.length === 1 ? walk.symbols.topLevel.get(owner[0]!) : undefined;
+  if (ownerIndex !== undefined) walk.symbols.prototypeOwners.add(ownerIndex);
+  const scope = ownerIndex !== undefined ? walk.symbols.meta[ownerIndex]!.path : owner;
   const thisType: NameRef = { name: owner[owner.length - 1]!, qualifier: owner.slice(0, -1) };
   for (const member of object.namedChildren) {
     if (!member) continue;
     let name: string | undefined;
     let fn: Node | null = null;
     if (member.type === 'method_definition') {
-      const key = x.syntax.field(member, 'name');
-      name = key ? x.syntax.memberName(key) : undefined;
+      const key = walk.syntax.field(member, 'name');
+      name = key ? walk.syntax.memberName(key) : undefined;
       fn = member;
     } else if (member.type === 'pair') {
-      const key = x.syntax.field(member, 'key');
-      name = key ? x.syntax.memberName(key) : undefined;
-      const value = unwrapValue(x.syntax.field(member, 'value'));
+      const key = walk.syntax.field(member, 'key');
+      name = key ? walk.syntax.memberName(key) : undefined;
+      const value = unwrapValue(walk.syntax.field(member, 'value'));
       if (value && FUNCTION_VALUES.has(value.type)) fn = value;
     }
     if (name === undefined || !fn) {
-      x.visit(member, f);
+      walk.visit(member, f);
       continue;
     }
-    defineFunctionValue(x, fn, name, f, { exported: false, isDefault: false, outer: member, decorators: EMPTY_NODES }, member, null, 'method', undefined, {
+    defineFunctionValue(walk, fn, name, f, { exported: false, isDefault: false, outer: member, decorators: EMPTY_NODES }, member, null, 'method', undefined, {
       scope,
       parent: ownerIndex ?? -1,
       thisType: fn.type === 'arrow_function' ? f.thisType : thisType,
@@ -173,71 +173,71 @@ function onPrototypeObject(x: ScriptWalk, object: Node, owner: string[], f: Fram
 }
 
 /** `module.exports = …`: the module's default export (and, for an object, its named exports). */
-function onModuleExportsAssignment(x: ScriptWalk, value: Node, f: Frame, ctx: DeclContext, line: number): void {
+function onModuleExportsAssignment(walk: ScriptWalk, value: Node, f: Frame, ctx: DeclContext, line: number): void {
   switch (value.type) {
     case 'identifier':
-      x.modules.localExports.push({ local: x.syntax.text(value), exported: 'default', line });
+      walk.modules.localExports.push({ local: walk.syntax.text(value), exported: 'default', line });
       return;
     case 'object':
-      onObjectMembers(x, value, f, -1, true);
+      onObjectMembers(walk, value, f, -1, true);
       return;
     case 'class':
-      onClass(x, value, f, { ...ctx, isDefault: true }, undefined);
+      onClass(walk, value, f, { ...ctx, isDefault: true }, undefined);
       return;
     default:
       break;
   }
   if (FUNCTION_VALUES.has(value.type)) {
-    const fnName = value.type === 'arrow_function' ? undefined : x.syntax.field(value, 'name');
-    defineFunctionValue(x, value, fnName ? x.syntax.text(fnName) : x.modules.defaultName(), f, { ...ctx, isDefault: true }, undefined, null, 'function');
+    const fnName = value.type === 'arrow_function' ? undefined : walk.syntax.field(value, 'name');
+    defineFunctionValue(walk, value, fnName ? walk.syntax.text(fnName) : walk.modules.defaultName(), f, { ...ctx, isDefault: true }, undefined, null, 'function');
     return;
   }
-  const load = moduleLoad(x.syntax, value);
+  const load = moduleLoad(walk.syntax, value);
   if (load && load.member === undefined) {
     // `module.exports = require('./impl')`: everything of ./impl is re-exported.
-    x.modules.imports.push({ source: load.source, names: [{ imported: '*', local: '*' }], reexport: true, line });
+    walk.modules.imports.push({ source: load.source, names: [{ imported: '*', local: '*' }], reexport: true, line });
     return;
   }
-  onDefaultExpression(x, value, f, { ...ctx, isDefault: true });
+  onDefaultExpression(walk, value, f, { ...ctx, isDefault: true });
 }
 
 /** `exports.x = …` / `module.exports.x = …`. */
-function defineExportedValue(x: ScriptWalk, name: string, value: Node, f: Frame, ctx: DeclContext, line: number): void {
+function defineExportedValue(walk: ScriptWalk, name: string, value: Node, f: Frame, ctx: DeclContext, line: number): void {
   if (FUNCTION_VALUES.has(value.type)) {
-    defineFunctionValue(x, value, name, f, ctx, undefined, null, 'function');
+    defineFunctionValue(walk, value, name, f, ctx, undefined, null, 'function');
     return;
   }
   if (value.type === 'class') {
-    onClass(x, value, f, ctx, name);
+    onClass(walk, value, f, ctx, name);
     return;
   }
   if (value.type === 'identifier') {
-    x.modules.localExports.push({ local: x.syntax.text(value), exported: name, line });
+    walk.modules.localExports.push({ local: walk.syntax.text(value), exported: name, line });
     return;
   }
-  const load = moduleLoad(x.syntax, value);
+  const load = moduleLoad(walk.syntax, value);
   if (load) {
     // `exports.plugins = require('./plugins')` re-exports the module itself; `require('./x').y` one name of it.
-    if (load.member !== undefined) x.modules.imports.push({ source: load.source, names: [{ imported: load.member, local: name }], reexport: true, line });
-    else x.modules.imports.push({ source: load.source, names: [], moduleAlias: name, reexport: true, line });
+    if (load.member !== undefined) walk.modules.imports.push({ source: load.source, names: [{ imported: load.member, local: name }], reexport: true, line });
+    else walk.modules.imports.push({ source: load.source, names: [], moduleAlias: name, reexport: true, line });
     return;
   }
-  const index = x.symbols.add(
+  const index = walk.symbols.add(
     {
       name,
       kind: isLiteral(value) ? 'constant' : 'variable',
       scope: EMPTY,
       startLine: line,
       endLine: ctx.outer.endPosition.row + 1,
-      signature: x.syntax.wholeSignature(ctx.outer.startIndex, ctx.outer),
-      doc: x.syntax.docFor(ctx.outer),
+      signature: walk.syntax.wholeSignature(ctx.outer.startIndex, ctx.outer),
+      doc: walk.syntax.docFor(ctx.outer),
       parent: -1,
       exported: true,
-      valueType: x.types.initialiserType(value, f),
+      valueType: walk.types.initialiserType(value, f),
     },
     { inheritsExport: false },
   );
-  x.visit(value, childFrame(f, index, undefined, undefined));
+  walk.visit(value, childFrame(f, index, undefined, undefined));
 }
 
 /**
@@ -251,13 +251,13 @@ function defineExportedValue(x: ScriptWalk, name: string, value: Node, f: Frame,
  * prototype); getters, setters and the rest make a property. Returns false when the call
  * defines nothing.
  */
-function onDefinePropertyCall(x: ScriptWalk, call: Node, f: Frame, statement: Node): boolean {
-  const calleeNode = x.syntax.field(call, 'function');
-  const callee = x.syntax.nameRef(calleeNode);
+function onDefinePropertyCall(walk: ScriptWalk, call: Node, f: Frame, statement: Node): boolean {
+  const calleeNode = walk.syntax.field(call, 'function');
+  const callee = walk.syntax.nameRef(calleeNode);
   if (!callee) return false;
-  const args = x.syntax.field(call, 'arguments')?.namedChildren.filter((arg): arg is Node => arg !== null && arg.type !== 'comment') ?? [];
+  const args = walk.syntax.field(call, 'arguments')?.namedChildren.filter((arg): arg is Node => arg !== null && arg.type !== 'comment') ?? [];
   if (callee.name === 'defineProperties' && callee.qualifier.length === 1 && callee.qualifier[0] === 'Object') {
-    return onDefineProperties(x, args, f);
+    return onDefineProperties(walk, args, f);
   }
   if (!DEFINE_PROPERTY_CALLEE.test(callee.name)) return false;
   // `target.__defineGetter__('name', fn)`: the target is the callee's object.
@@ -266,54 +266,54 @@ function onDefinePropertyCall(x: ScriptWalk, call: Node, f: Frame, statement: No
   const [keyNode, definitionNode] = onReceiver ? args : args.slice(1);
   const definition = unwrapValue(definitionNode ?? null);
   if (!targetNode || keyNode?.type !== 'string' || !definition) return false;
-  const target = x.syntax.plainChain(targetNode);
+  const target = walk.syntax.plainChain(targetNode);
   if (!target) return false;
-  const name = x.syntax.text(keyNode).slice(1, -1);
-  if (definition.type === 'object') return defineDescribedProperty(x, target, name, definition, f, statement);
+  const name = walk.syntax.text(keyNode).slice(1, -1);
+  if (definition.type === 'object') return defineDescribedProperty(walk, target, name, definition, f, statement);
   if (!FUNCTION_VALUES.has(definition.type)) return false;
-  const property = defineCalledProperty(x, target, name, f, statement, x.syntax.functionParts(definition).body?.startIndex ?? definition.endIndex);
+  const property = defineCalledProperty(walk, target, name, f, statement, walk.syntax.functionParts(definition).body?.startIndex ?? definition.endIndex);
   if (!property) return false;
   // A local helper (`defineGetter(…)`) is still called; the built-in `__defineGetter__` is not worth an edge.
-  if (!onReceiver) onCall(x, call, f, definition);
-  x.visitFunction(definition, childFrame(f, property.index, property.thisType, undefined), undefined);
+  if (!onReceiver) onCall(walk, call, f, definition);
+  walk.visitFunction(definition, childFrame(f, property.index, property.thisType, undefined), undefined);
   return true;
 }
 
 /** `Object.defineProperties(target, { a: { get() {…} }, b: { value: function () {…} } })`. */
-function onDefineProperties(x: ScriptWalk, args: readonly Node[], f: Frame): boolean {
+function onDefineProperties(walk: ScriptWalk, args: readonly Node[], f: Frame): boolean {
   const [targetNode, descriptors] = args;
-  const target = targetNode ? x.syntax.plainChain(targetNode) : undefined;
+  const target = targetNode ? walk.syntax.plainChain(targetNode) : undefined;
   if (!target || descriptors?.type !== 'object') return false;
   let defined = false;
   const rest: Node[] = [];
   for (const member of descriptors.namedChildren) {
     if (!member) continue;
-    const key = member.type === 'pair' ? x.syntax.field(member, 'key') : null;
-    const name = key ? x.syntax.memberName(key) : undefined;
-    const descriptor = unwrapValue(x.syntax.field(member, 'value'));
+    const key = member.type === 'pair' ? walk.syntax.field(member, 'key') : null;
+    const name = key ? walk.syntax.memberName(key) : undefined;
+    const descriptor = unwrapValue(walk.syntax.field(member, 'value'));
     // Each property spans (and takes its doc comment from) its own entry.
-    if (name !== undefined && descriptor?.type === 'object' && defineDescribedProperty(x, target, name, descriptor, f, member)) defined = true;
+    if (name !== undefined && descriptor?.type === 'object' && defineDescribedProperty(walk, target, name, descriptor, f, member)) defined = true;
     else rest.push(member);
   }
-  if (defined) for (const member of rest) x.visit(member, f);
+  if (defined) for (const member of rest) walk.visit(member, f);
   return defined;
 }
 
 /** `name` on `target`, described by `descriptor` (`{ get() {…} }`, `{ value: function () {…} }`). */
-function defineDescribedProperty(x: ScriptWalk, target: readonly string[], name: string, descriptor: Node, f: Frame, statement: Node): boolean {
+function defineDescribedProperty(walk: ScriptWalk, target: readonly string[], name: string, descriptor: Node, f: Frame, statement: Node): boolean {
   for (const member of descriptor.namedChildren) {
-    if (member?.type !== 'pair' || x.syntax.text(x.syntax.field(member, 'key') ?? member) !== 'value') continue;
-    const value = unwrapValue(x.syntax.field(member, 'value'));
-    if (value && FUNCTION_VALUES.has(value.type) && definePlacedValue(x, [...target, name], value, f, statement)) return true;
+    if (member?.type !== 'pair' || walk.syntax.text(walk.syntax.field(member, 'key') ?? member) !== 'value') continue;
+    const value = unwrapValue(walk.syntax.field(member, 'value'));
+    if (value && FUNCTION_VALUES.has(value.type) && definePlacedValue(walk, [...target, name], value, f, statement)) return true;
   }
-  const property = defineCalledProperty(x, target, name, f, statement, descriptor.startIndex);
+  const property = defineCalledProperty(walk, target, name, f, statement, descriptor.startIndex);
   if (!property) return false;
   const { index, thisType } = property;
   const frame = childFrame(f, index, thisType, undefined);
   for (const member of descriptor.namedChildren) {
     if (!member) continue;
-    if (member.type === 'method_definition') x.visitFunction(member, childFrame(frame, index, thisType, undefined), undefined);
-    else x.visit(member, frame);
+    if (member.type === 'method_definition') walk.visitFunction(member, childFrame(frame, index, thisType, undefined), undefined);
+    else walk.visit(member, frame);
   }
   return true;
 }
@@ -324,7 +324,7 @@ function defineDescribedProperty(x: ScriptWalk, target: readonly string[], name:
  * `this` and, inside a function, for targets that are not file-level symbols.
  */
 function defineCalledProperty(
-  x: ScriptWalk,
+  walk: ScriptWalk,
   target: readonly string[],
   name: string,
   f: Frame,
@@ -343,23 +343,23 @@ function defineCalledProperty(
     const viaPrototype = target[target.length - 1] === 'prototype';
     const owner = viaPrototype ? target.slice(0, -1) : target;
     if (owner.length === 0 || owner[0] === 'this') return undefined;
-    const ownerIndex = owner.length === 1 ? x.symbols.topLevel.get(owner[0]!) : undefined;
-    if (viaPrototype && ownerIndex !== undefined) x.symbols.prototypeOwners.add(ownerIndex);
-    scope = ownerIndex !== undefined ? x.symbols.meta[ownerIndex]!.path : owner;
+    const ownerIndex = owner.length === 1 ? walk.symbols.topLevel.get(owner[0]!) : undefined;
+    if (viaPrototype && ownerIndex !== undefined) walk.symbols.prototypeOwners.add(ownerIndex);
+    scope = ownerIndex !== undefined ? walk.symbols.meta[ownerIndex]!.path : owner;
     parent = ownerIndex ?? -1;
     inheritsExport = ownerIndex !== undefined;
     thisType = { name: owner[owner.length - 1]!, qualifier: owner.slice(0, -1) };
   }
   if (f.def !== -1 && parent === -1) return undefined;
-  const index = x.symbols.add(
+  const index = walk.symbols.add(
     {
       name,
       kind: 'property',
       scope,
       startLine: statement.startPosition.row + 1,
       endLine: statement.endPosition.row + 1,
-      signature: x.syntax.signature(statement.startIndex, signatureEnd),
-      doc: x.syntax.docFor(statement),
+      signature: walk.syntax.signature(statement.startIndex, signatureEnd),
+      doc: walk.syntax.docFor(statement),
       parent,
       exported,
     },

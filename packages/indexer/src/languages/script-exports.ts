@@ -12,7 +12,7 @@ import { defineFunctionValue, onObjectMembers, wrappedFunction, wrappedIdentifie
 import { childFrame } from './script-walk.js';
 import type { DeclContext, Frame, ScriptWalk } from './script-walk.js';
 
-export function onExport(x: ScriptWalk, node: Node, f: Frame): void {
+export function onExport(walk: ScriptWalk, node: Node, f: Frame): void {
   const line = node.startPosition.row + 1;
   let isDefault = false;
   let hasStar = false;
@@ -34,7 +34,7 @@ export function onExport(x: ScriptWalk, node: Node, f: Frame): void {
         decorators.push(child);
         break;
       case 'string':
-        source = x.syntax.text(child).slice(1, -1);
+        source = walk.syntax.text(child).slice(1, -1);
         break;
       case 'export_clause':
         clause = child;
@@ -52,78 +52,78 @@ export function onExport(x: ScriptWalk, node: Node, f: Frame): void {
     // `export … from '…'`
     if (namespaceExport) {
       const alias = namespaceExport.firstNamedChild;
-      x.modules.imports.push({ source, names: [], moduleAlias: alias ? x.syntax.moduleExportName(alias) : '*', reexport: true, line });
+      walk.modules.imports.push({ source, names: [], moduleAlias: alias ? walk.syntax.moduleExportName(alias) : '*', reexport: true, line });
     } else if (clause) {
-      x.modules.imports.push({ source, names: exportSpecifiers(x.syntax, clause), reexport: true, line });
+      walk.modules.imports.push({ source, names: exportSpecifiers(walk.syntax, clause), reexport: true, line });
     } else if (hasStar) {
-      x.modules.imports.push({ source, names: [{ imported: '*', local: '*' }], reexport: true, line });
+      walk.modules.imports.push({ source, names: [{ imported: '*', local: '*' }], reexport: true, line });
     }
     return;
   }
   if (clause) {
-    for (const { imported, local } of exportSpecifiers(x.syntax, clause)) x.modules.localExports.push({ local: imported, exported: local, line });
+    for (const { imported, local } of exportSpecifiers(walk.syntax, clause)) walk.modules.localExports.push({ local: imported, exported: local, line });
     return;
   }
   const ctx: DeclContext = { exported: true, isDefault, outer: node, decorators };
   for (const child of rest) {
     if (DECLARATION_NODES.has(child.type)) {
-      visitDeclaration(x, child, f, ctx);
+      visitDeclaration(walk, child, f, ctx);
       continue;
     }
     if (child.type === 'identifier') {
       // `export default foo;` / `export = Foo;`
-      x.modules.localExports.push({ local: x.syntax.text(child), exported: 'default', line });
+      walk.modules.localExports.push({ local: walk.syntax.text(child), exported: 'default', line });
       continue;
     }
-    if (isDefault) onDefaultExpression(x, child, f, ctx);
-    else x.visit(child, f);
+    if (isDefault) onDefaultExpression(walk, child, f, ctx);
+    else walk.visit(child, f);
   }
 }
 
 /** `export default <expression>`: a symbol named after the file. */
-export function onDefaultExpression(x: ScriptWalk, value: Node, f: Frame, ctx: DeclContext): void {
-  const name = x.modules.defaultName();
+export function onDefaultExpression(walk: ScriptWalk, value: Node, f: Frame, ctx: DeclContext): void {
+  const name = walk.modules.defaultName();
   const unwrapped = unwrapValue(value) ?? value;
   if (FUNCTION_VALUES.has(unwrapped.type)) {
-    const fnName = unwrapped.type === 'arrow_function' ? undefined : x.syntax.field(unwrapped, 'name');
-    defineFunctionValue(x, unwrapped, fnName ? x.syntax.text(fnName) : name, f, ctx, undefined, null, 'function');
+    const fnName = unwrapped.type === 'arrow_function' ? undefined : walk.syntax.field(unwrapped, 'name');
+    defineFunctionValue(walk, unwrapped, fnName ? walk.syntax.text(fnName) : name, f, ctx, undefined, null, 'function');
     return;
   }
   if (unwrapped.type === 'class') {
-    onClass(x, unwrapped, f, ctx, undefined);
+    onClass(walk, unwrapped, f, ctx, undefined);
     return;
   }
-  const wrapped = wrappedFunction(x, unwrapped, name);
+  const wrapped = wrappedFunction(walk, unwrapped, name);
   if (wrapped) {
-    defineFunctionValue(x, wrapped, name, f, ctx, undefined, null, 'function', unwrapped);
+    defineFunctionValue(walk, wrapped, name, f, ctx, undefined, null, 'function', unwrapped);
     return;
   }
-  const wrappedName = wrappedIdentifier(x, unwrapped);
+  const wrappedName = wrappedIdentifier(walk, unwrapped);
   if (wrappedName !== undefined) {
     // `export default memo(Button)`: the default export is Button.
-    x.modules.localExports.push({ local: wrappedName, exported: 'default', line: ctx.outer.startPosition.row + 1 });
-    x.visit(unwrapped, f);
+    walk.modules.localExports.push({ local: wrappedName, exported: 'default', line: ctx.outer.startPosition.row + 1 });
+    walk.visit(unwrapped, f);
     return;
   }
-  const index = x.symbols.add(
+  const index = walk.symbols.add(
     {
       name,
       kind: unwrapped.type === 'object' || isLiteral(unwrapped) ? 'constant' : 'variable',
-      scope: x.symbols.scopeOf(f),
-      startLine: x.syntax.startLineOf(ctx),
+      scope: walk.symbols.scopeOf(f),
+      startLine: walk.syntax.startLineOf(ctx),
       endLine: ctx.outer.endPosition.row + 1,
-      signature: x.syntax.wholeSignature(x.syntax.signatureStart(ctx.outer), ctx.outer),
-      doc: x.syntax.docFor(ctx.outer),
+      signature: walk.syntax.wholeSignature(walk.syntax.signatureStart(ctx.outer), ctx.outer),
+      doc: walk.syntax.docFor(ctx.outer),
       parent: f.def,
       exported: true,
-      valueType: x.types.initialiserType(unwrapped, f),
+      valueType: walk.types.initialiserType(unwrapped, f),
     },
     { inheritsExport: false },
   );
   const frame = childFrame(f, index, undefined, undefined);
-  if (unwrapped.type === 'object') onObjectMembers(x, unwrapped, frame, index, false);
-  else x.visit(value, frame);
-  x.modules.exportDefaultAs(name, ctx.outer.startPosition.row + 1);
+  if (unwrapped.type === 'object') onObjectMembers(walk, unwrapped, frame, index, false);
+  else walk.visit(value, frame);
+  walk.modules.exportDefaultAs(name, ctx.outer.startPosition.row + 1);
 }
 
 /**
@@ -131,8 +131,8 @@ export function onDefaultExpression(x: ScriptWalk, value: Node, f: Frame, ctx: D
  * become classes (with their constructor's fields), exported names are resolved, and then
  * members take their container's visibility.
  */
-export function finishExports(x: ScriptWalk): void {
-  x.symbols.promoteConstructorFunctions();
-  x.modules.resolveLocalExports(x.symbols);
-  x.symbols.inheritExports();
+export function finishExports(walk: ScriptWalk): void {
+  walk.symbols.promoteConstructorFunctions();
+  walk.modules.resolveLocalExports(walk.symbols);
+  walk.symbols.inheritExports();
 }

@@ -18,11 +18,11 @@ interface Flattened {
   readonly pending: Node[];
 }
 
-export function useIdentifier(x: ScriptWalk, node: Node, f: Frame): void {
-  const name = x.syntax.text(node);
+export function useIdentifier(walk: ScriptWalk, node: Node, f: Frame): void {
+  const name = walk.syntax.text(node);
   const local = lookupLocal(name, f);
   if (local && !local.moduleLevel) return;
-  x.references.addValueUse(name, EMPTY, f.def, node.startPosition.row + 1);
+  walk.references.addValueUse(name, EMPTY, f.def, node.startPosition.row + 1);
 }
 
 /**
@@ -31,12 +31,12 @@ export function useIdentifier(x: ScriptWalk, node: Node, f: Frame): void {
  * convention as the other language modules, so `a.b().c()` is `c` on `?`. Unnamed
  * sub-expressions are collected in `pending` so the walk still visits them.
  */
-function flatten(x: ScriptWalk, node: Node, out: Flattened): void {
+function flatten(walk: ScriptWalk, node: Node, out: Flattened): void {
   switch (node.type) {
     case 'identifier':
     case 'property_identifier':
     case 'private_property_identifier':
-      out.segments.push(x.syntax.text(node));
+      out.segments.push(walk.syntax.text(node));
       return;
     case 'this':
     case 'super':
@@ -47,12 +47,12 @@ function flatten(x: ScriptWalk, node: Node, out: Flattened): void {
       const children = node.namedChildren;
       const object = children[0];
       const property = children.length > 1 ? children[children.length - 1] : undefined;
-      if (object) flatten(x, object, out);
-      out.segments.push(property ? x.syntax.text(property) : '?');
+      if (object) flatten(walk, object, out);
+      out.segments.push(property ? walk.syntax.text(property) : '?');
       return;
     }
     case 'non_null_expression':
-      if (node.firstNamedChild) flatten(x, node.firstNamedChild, out);
+      if (node.firstNamedChild) flatten(walk, node.firstNamedChild, out);
       else out.segments.push('?');
       return;
     default:
@@ -67,22 +67,22 @@ function flatten(x: ScriptWalk, node: Node, out: Flattened): void {
  * (`s.inner.put()`: `Store` → `inner` → `put`). `this`/`super` get none: the core resolves
  * them through the enclosing class, which is also what makes `super.m()` skip the class's own `m`.
  */
-function receiverType(x: ScriptWalk, flat: Flattened, f: Frame): NameRef | undefined {
+function receiverType(walk: ScriptWalk, flat: Flattened, f: Frame): NameRef | undefined {
   const head = flat.segments[0];
   if (head === undefined || head === 'this' || head === 'super') return undefined;
   // An expression root is visited first, so it is the first pending node: `new Foo().m()`, `(x as Foo).m()`.
-  if (head === '?') return x.types.initialiserType(flat.pending[0] ?? null, f);
+  if (head === '?') return walk.types.initialiserType(flat.pending[0] ?? null, f);
   return lookupLocal(head, f)?.type ?? undefined;
 }
 
 /** Emit the `this.x` field reference of a chain rooted at `this`. */
-function thisFieldReference(x: ScriptWalk, segments: readonly string[], f: Frame, line: number): void {
+function thisFieldReference(walk: ScriptWalk, segments: readonly string[], f: Frame, line: number): void {
   const field = segments[1];
   if (segments[0] !== 'this' || field === undefined || field.endsWith(')') || field.endsWith(']') || field === '?') return;
-  x.references.add(field, ['this'], 'field', f.def, line, undefined);
+  walk.references.add(field, ['this'], 'field', f.def, line, undefined);
 }
 
-export function onCall(x: ScriptWalk, node: Node, f: Frame, skipArgument?: Node): void {
+export function onCall(walk: ScriptWalk, node: Node, f: Frame, skipArgument?: Node): void {
   // Named children: the callee, optional type arguments, the arguments (or a template).
   const children = node.namedChildren;
   const fn = children[0] ?? null;
@@ -91,43 +91,43 @@ export function onCall(x: ScriptWalk, node: Node, f: Frame, skipArgument?: Node)
   if (fn) {
     switch (fn.type) {
       case 'import': {
-        const load = moduleLoad(x.syntax, node, true);
-        if (load) x.modules.addImport({ source: load.source, names: [], line });
-        else if (args) x.visitChildren(args, f);
+        const load = moduleLoad(walk.syntax, node, true);
+        if (load) walk.modules.addImport({ source: load.source, names: [], line });
+        else if (args) walk.visitChildren(args, f);
         return;
       }
       case 'identifier': {
-        const name = x.syntax.text(fn);
+        const name = walk.syntax.text(fn);
         if (name === 'require') {
-          const load = moduleLoad(x.syntax, node);
+          const load = moduleLoad(walk.syntax, node);
           if (load) {
-            x.modules.addImport({ source: load.source, names: [], line });
+            walk.modules.addImport({ source: load.source, names: [], line });
             return;
           }
         }
-        x.references.addCall(name, EMPTY, 'call', f, line, undefined);
+        walk.references.addCall(name, EMPTY, 'call', f, line, undefined);
         break;
       }
       case 'super':
-        x.references.add('constructor', ['super'], 'call', f.def, line, undefined);
+        walk.references.add('constructor', ['super'], 'call', f.def, line, undefined);
         break;
       case 'member_expression': {
         const flat: Flattened = { segments: [], pending: [] };
-        flatten(x, fn, flat);
+        flatten(walk, fn, flat);
         const name = flat.segments.pop()!;
-        x.references.addCall(name, flat.segments, 'call', f, line, receiverType(x, flat, f));
-        thisFieldReference(x, flat.segments, f, line);
-        for (const pending of flat.pending) x.visit(pending, f);
+        walk.references.addCall(name, flat.segments, 'call', f, line, receiverType(walk, flat, f));
+        thisFieldReference(walk, flat.segments, f, line);
+        for (const pending of flat.pending) walk.visit(pending, f);
         break;
       }
       default:
-        x.visit(fn, f);
+        walk.visit(fn, f);
     }
   }
   if (children.length > 2) {
     for (let i = 1; i < children.length - 1; i++) {
       const child = children[i];
-      if (child?.type === 'type_arguments') x.typeReferences(child, f);
+      if (child?.type === 'type_arguments') walk.typeReferences(child, f);
     }
   }
   if (!args) return;
@@ -137,15 +137,15 @@ export function onCall(x: ScriptWalk, node: Node, f: Frame, skipArgument?: Node)
       // The wrapped definition is walked by its own symbol; a wrapper around it (`memo(forwardRef(fn))`) still is a call.
       if (arg.startIndex === skipArgument.startIndex && arg.type === skipArgument.type) continue;
       if (arg.type === 'call_expression') {
-        onCall(x, arg, f, skipArgument);
+        onCall(walk, arg, f, skipArgument);
         continue;
       }
     }
-    x.visit(arg, f);
+    walk.visit(arg, f);
   }
 }
 
-export function onNew(x: ScriptWalk, node: Node, f: Frame, kind: ReferenceKind): void {
+export function onNew(walk: ScriptWalk, node: Node, f: Frame, kind: ReferenceKind): void {
   const children = node.namedChildren;
   const line = node.startPosition.row + 1;
   for (let i = 0; i < children.length; i++) {
@@ -153,33 +153,33 @@ export function onNew(x: ScriptWalk, node: Node, f: Frame, kind: ReferenceKind):
     if (!child) continue;
     const type = child.type;
     if (i === 0) {
-      const ref = type === 'identifier' || type === 'member_expression' ? x.syntax.nameRef(child) : undefined;
-      if (!ref) x.visit(child, f);
-      else if (kind === 'raise') x.references.add(ref.name, ref.qualifier, kind, f.def, line, undefined);
-      else x.references.addCall(ref.name, ref.qualifier, kind, f, line, undefined);
+      const ref = type === 'identifier' || type === 'member_expression' ? walk.syntax.nameRef(child) : undefined;
+      if (!ref) walk.visit(child, f);
+      else if (kind === 'raise') walk.references.add(ref.name, ref.qualifier, kind, f.def, line, undefined);
+      else walk.references.addCall(ref.name, ref.qualifier, kind, f, line, undefined);
     } else if (type === 'type_arguments') {
-      x.typeReferences(child, f);
+      walk.typeReferences(child, f);
     } else if (type === 'arguments') {
-      x.visitChildren(child, f);
+      walk.visitChildren(child, f);
     }
   }
 }
 
-export function onThrow(x: ScriptWalk, node: Node, f: Frame): void {
+export function onThrow(walk: ScriptWalk, node: Node, f: Frame): void {
   let thrown = node.firstNamedChild;
   while (thrown?.type === 'parenthesized_expression') thrown = thrown.firstNamedChild;
-  if (thrown?.type === 'new_expression') onNew(x, thrown, f, 'raise');
-  else if (thrown) x.visit(thrown, f);
+  if (thrown?.type === 'new_expression') onNew(walk, thrown, f, 'raise');
+  else if (thrown) walk.visit(thrown, f);
 }
 
 /** A member read outside call position: `this.x` → field; `config.port` → value use of `config`. */
-export function onMember(x: ScriptWalk, node: Node, f: Frame): void {
+export function onMember(walk: ScriptWalk, node: Node, f: Frame): void {
   const flat: Flattened = { segments: [], pending: [] };
-  flatten(x, node, flat);
+  flatten(walk, node, flat);
   const line = node.startPosition.row + 1;
   const root = flat.segments[0];
   if (root === 'this') {
-    thisFieldReference(x, flat.segments, f, line);
+    thisFieldReference(walk, flat.segments, f, line);
   } else if (root !== undefined && root !== 'super' && root !== '?' && !root.endsWith(')') && !root.endsWith(']')) {
     const local = lookupLocal(root, f);
     if (!local || local.moduleLevel) {
@@ -187,15 +187,15 @@ export function onMember(x: ScriptWalk, node: Node, f: Frame): void {
       const second = flat.segments[1];
       const first = root.charCodeAt(0);
       const member =
-        second !== undefined && second !== '?' && second !== 'prototype' && (x.modules.moduleAliases.has(root) || (first >= 65 && first <= 90));
-      if (member) x.references.addValueUse(second, [root], f.def, line);
-      else x.references.addValueUse(root, EMPTY, f.def, line);
+        second !== undefined && second !== '?' && second !== 'prototype' && (walk.modules.moduleAliases.has(root) || (first >= 65 && first <= 90));
+      if (member) walk.references.addValueUse(second, [root], f.def, line);
+      else walk.references.addValueUse(root, EMPTY, f.def, line);
     }
   }
-  for (const pending of flat.pending) x.visit(pending, f);
+  for (const pending of flat.pending) walk.visit(pending, f);
 }
 
-export function onAssignment(x: ScriptWalk, node: Node, f: Frame): void {
+export function onAssignment(walk: ScriptWalk, node: Node, f: Frame): void {
   const [left = null, right = null] = node.namedChildren;
   // `this.store = new Store()` in a constructor declares the field `store` (JavaScript's way).
   const cls = f.cls;
@@ -204,30 +204,30 @@ export function onAssignment(x: ScriptWalk, node: Node, f: Frame): void {
     const object = parts[0];
     const property = parts.length > 1 ? parts[parts.length - 1] : undefined;
     if (object?.type === 'this' && property) {
-      const name = x.syntax.text(property);
+      const name = walk.syntax.text(property);
       if (!cls.declared.has(name)) {
         cls.declared.add(name);
-        declareAssignedField(x, cls, name, node, right, f);
+        declareAssignedField(walk, cls, name, node, right, f);
       }
     }
   }
-  if (left) x.visit(left, f);
-  if (right) x.visit(right, f);
+  if (left) walk.visit(left, f);
+  if (right) walk.visit(right, f);
 }
 
-function declareAssignedField(x: ScriptWalk, cls: ClassInfo, name: string, assignment: Node, value: Node, f: Frame): void {
+function declareAssignedField(walk: ScriptWalk, cls: ClassInfo, name: string, assignment: Node, value: Node, f: Frame): void {
   const field: PendingField = {
     name,
     startLine: assignment.startPosition.row + 1,
     endLine: assignment.endPosition.row + 1,
-    signature: x.syntax.wholeSignature(assignment.startIndex, assignment),
-    valueType: x.types.initialiserType(value, f),
+    signature: walk.syntax.wholeSignature(assignment.startIndex, assignment),
+    valueType: walk.types.initialiserType(value, f),
   };
   if (cls.pending) cls.pending.push(field);
-  else x.symbols.addField(cls, field);
+  else walk.symbols.addField(cls, field);
 }
 
-export function onJsxElement(x: ScriptWalk, node: Node, f: Frame): void {
+export function onJsxElement(walk: ScriptWalk, node: Node, f: Frame): void {
   const children = node.namedChildren;
   const first = children[0];
   const firstType = first?.type;
@@ -235,56 +235,56 @@ export function onJsxElement(x: ScriptWalk, node: Node, f: Frame): void {
   if (nameNode) {
     const line = node.startPosition.row + 1;
     if (nameNode.type === 'identifier') {
-      const name = x.syntax.text(nameNode);
+      const name = walk.syntax.text(nameNode);
       // Lower-case tags are intrinsic elements (`div`), not components.
       const first = name.charCodeAt(0);
-      if (first >= 65 && first <= 90) x.references.addCall(name, EMPTY, 'call', f, line, undefined);
+      if (first >= 65 && first <= 90) walk.references.addCall(name, EMPTY, 'call', f, line, undefined);
     } else if (nameNode.type === 'member_expression') {
-      const ref = x.syntax.nameRef(nameNode);
-      if (ref) x.references.add(ref.name, ref.qualifier, 'call', f.def, line, undefined);
+      const ref = walk.syntax.nameRef(nameNode);
+      if (ref) walk.references.add(ref.name, ref.qualifier, 'call', f.def, line, undefined);
     }
   }
   for (const child of children) {
     if (!child || child === nameNode) continue;
     if (child.type === 'jsx_attribute') {
-      for (const part of child.namedChildren) if (part && part.type !== 'property_identifier') x.visit(part, f);
+      for (const part of child.namedChildren) if (part && part.type !== 'property_identifier') walk.visit(part, f);
     } else {
-      x.visit(child, f);
+      walk.visit(child, f);
     }
   }
 }
 
-export function onBinary(x: ScriptWalk, node: Node, f: Frame): void {
+export function onBinary(walk: ScriptWalk, node: Node, f: Frame): void {
   const [left, right] = node.namedChildren;
   // The operator is the text between the operands; reading it there costs no extra node.
-  if (left && right && x.syntax.src.slice(left.endIndex, right.startIndex).includes('instanceof')) {
-    x.visit(left, f);
+  if (left && right && walk.syntax.src.slice(left.endIndex, right.startIndex).includes('instanceof')) {
+    walk.visit(left, f);
     const type = right.type;
-    const ref = type === 'identifier' || type === 'member_expression' ? x.syntax.nameRef(right) : undefined;
-    if (ref) x.references.add(ref.name, ref.qualifier, 'type', f.def, node.startPosition.row + 1, undefined);
-    else x.visit(right, f);
+    const ref = type === 'identifier' || type === 'member_expression' ? walk.syntax.nameRef(right) : undefined;
+    if (ref) walk.references.add(ref.name, ref.qualifier, 'type', f.def, node.startPosition.row + 1, undefined);
+    else walk.visit(right, f);
     return;
   }
-  x.visitChildren(node, f);
+  walk.visitChildren(node, f);
 }
 
-export function onCatch(x: ScriptWalk, node: Node, f: Frame): void {
-  const parameter = x.syntax.field(node, 'parameter');
-  if (parameter) for (const name of x.syntax.patternNames(parameter)) declareLocal(f, name, null);
-  const type = x.syntax.field(node, 'type');
-  if (type) x.typeReferences(type, f);
-  x.visitField(node, 'body', f);
+export function onCatch(walk: ScriptWalk, node: Node, f: Frame): void {
+  const parameter = walk.syntax.field(node, 'parameter');
+  if (parameter) for (const name of walk.syntax.patternNames(parameter)) declareLocal(f, name, null);
+  const type = walk.syntax.field(node, 'type');
+  if (type) walk.typeReferences(type, f);
+  walk.visitField(node, 'body', f);
 }
 
-export function onForIn(x: ScriptWalk, node: Node, f: Frame): void {
+export function onForIn(walk: ScriptWalk, node: Node, f: Frame): void {
   const [left, right, body] = node.namedChildren;
   if (left) {
     if (left.type === 'identifier' || left.type === 'object_pattern' || left.type === 'array_pattern') {
-      for (const name of x.syntax.patternNames(left)) declareLocal(f, name, null);
+      for (const name of walk.syntax.patternNames(left)) declareLocal(f, name, null);
     } else {
-      x.visit(left, f);
+      walk.visit(left, f);
     }
   }
-  if (right) x.visit(right, f);
-  if (body) x.visit(body, f);
+  if (right) walk.visit(right, f);
+  if (body) walk.visit(body, f);
 }

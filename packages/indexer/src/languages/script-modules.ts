@@ -162,12 +162,12 @@ export function exportSpecifiers(syntax: ScriptSyntax, clause: Node): { imported
   }
   return out;
 }
-export function onImport(x: ScriptWalk, node: Node): void {
-  const sourceNode = x.syntax.field(node, 'source');
+export function onImport(walk: ScriptWalk, node: Node): void {
+  const sourceNode = walk.syntax.field(node, 'source');
   const line = node.startPosition.row + 1;
   const names: { imported: string; local: string }[] = [];
   let moduleAlias: string | undefined;
-  let source = sourceNode ? x.syntax.text(sourceNode).slice(1, -1) : undefined;
+  let source = sourceNode ? walk.syntax.text(sourceNode).slice(1, -1) : undefined;
   for (const child of node.namedChildren) {
     if (!child) continue;
     if (child.type === 'import_clause') {
@@ -175,21 +175,21 @@ export function onImport(x: ScriptWalk, node: Node): void {
         if (!part) continue;
         switch (part.type) {
           case 'identifier':
-            names.push({ imported: 'default', local: x.syntax.text(part) });
+            names.push({ imported: 'default', local: walk.syntax.text(part) });
             break;
           case 'namespace_import': {
             const alias = part.firstNamedChild;
-            if (alias) moduleAlias = x.syntax.text(alias);
+            if (alias) moduleAlias = walk.syntax.text(alias);
             break;
           }
           case 'named_imports':
             for (const specifier of part.namedChildren) {
               if (specifier?.type !== 'import_specifier') continue;
-              const name = x.syntax.field(specifier, 'name');
-              const alias = x.syntax.field(specifier, 'alias');
+              const name = walk.syntax.field(specifier, 'name');
+              const alias = walk.syntax.field(specifier, 'alias');
               if (!name) continue;
-              const imported = x.syntax.moduleExportName(name);
-              names.push({ imported, local: alias ? x.syntax.text(alias) : imported });
+              const imported = walk.syntax.moduleExportName(name);
+              names.push({ imported, local: alias ? walk.syntax.text(alias) : imported });
             }
             break;
           default:
@@ -199,9 +199,9 @@ export function onImport(x: ScriptWalk, node: Node): void {
     } else if (child.type === 'import_require_clause') {
       // `import fs = require('fs')`
       const alias = child.firstNamedChild;
-      const requireSource = x.syntax.field(child, 'source');
+      const requireSource = walk.syntax.field(child, 'source');
       if (requireSource && alias?.type === 'identifier') {
-        x.modules.addImport(commonJsBinding(x.syntax.text(requireSource).slice(1, -1), x.syntax.text(alias), line));
+        walk.modules.addImport(commonJsBinding(walk.syntax.text(requireSource).slice(1, -1), walk.syntax.text(alias), line));
         return;
       }
     }
@@ -209,18 +209,18 @@ export function onImport(x: ScriptWalk, node: Node): void {
   if (source === undefined) return;
   const decl: { -readonly [K in keyof ImportDecl]: ImportDecl[K] } = { source, names, line };
   if (moduleAlias !== undefined) decl.moduleAlias = moduleAlias;
-  x.modules.addImport(decl);
+  walk.modules.addImport(decl);
 }
 
 /** `const x = require('m')` and friends: an import binding instead of a symbol. Returns false when not a module load. */
-export function declareModuleLoad(x: ScriptWalk, nameNode: Node, value: Node | null, line: number): boolean {
-  const load = moduleLoad(x.syntax, value);
+export function declareModuleLoad(walk: ScriptWalk, nameNode: Node, value: Node | null, line: number): boolean {
+  const load = moduleLoad(walk.syntax, value);
   if (!load) return false;
   if (nameNode.type === 'identifier') {
-    const local = x.syntax.text(nameNode);
-    if (load.member !== undefined) x.modules.addImport({ source: load.source, names: [{ imported: load.member, local }], line });
-    else if (load.dynamic) x.modules.addImport({ source: load.source, names: [], moduleAlias: local, line });
-    else x.modules.addImport(commonJsBinding(load.source, local, line));
+    const local = walk.syntax.text(nameNode);
+    if (load.member !== undefined) walk.modules.addImport({ source: load.source, names: [{ imported: load.member, local }], line });
+    else if (load.dynamic) walk.modules.addImport({ source: load.source, names: [], moduleAlias: local, line });
+    else walk.modules.addImport(commonJsBinding(load.source, local, line));
     return true;
   }
   if (nameNode.type === 'object_pattern' && load.member === undefined) {
@@ -228,20 +228,20 @@ export function declareModuleLoad(x: ScriptWalk, nameNode: Node, value: Node | n
     for (const child of nameNode.namedChildren) {
       if (!child) continue;
       if (child.type === 'shorthand_property_identifier_pattern') {
-        const name = x.syntax.text(child);
+        const name = walk.syntax.text(child);
         names.push({ imported: name, local: name });
       } else if (child.type === 'pair_pattern') {
-        const key = x.syntax.field(child, 'key');
-        const value = x.syntax.field(child, 'value');
-        if (key && value?.type === 'identifier') names.push({ imported: x.syntax.memberName(key) ?? x.syntax.text(key), local: x.syntax.text(value) });
+        const key = walk.syntax.field(child, 'key');
+        const value = walk.syntax.field(child, 'value');
+        if (key && value?.type === 'identifier') names.push({ imported: walk.syntax.memberName(key) ?? walk.syntax.text(key), local: walk.syntax.text(value) });
       } else if (child.type === 'object_assignment_pattern') {
-        const left = x.syntax.field(child, 'left');
-        if (left) names.push({ imported: x.syntax.text(left), local: x.syntax.text(left) });
+        const left = walk.syntax.field(child, 'left');
+        if (left) names.push({ imported: walk.syntax.text(left), local: walk.syntax.text(left) });
       }
     }
-    x.modules.addImport({ source: load.source, names, line });
+    walk.modules.addImport({ source: load.source, names, line });
     return true;
   }
-  x.modules.addImport({ source: load.source, names: [], line });
+  walk.modules.addImport({ source: load.source, names: [], line });
   return true;
 }

@@ -19,80 +19,80 @@ const FUNCTION_WRAPPERS: ReadonlySet<string> = new Set([
   'memo', 'forwardRef', 'observer', 'lazy', 'debounce', 'throttle', 'once', 'memoize', 'curry',
 ]);
 
-export function onVariables(x: ScriptWalk, node: Node, f: Frame, ctx: DeclContext): void {
+export function onVariables(walk: ScriptWalk, node: Node, f: Frame, ctx: DeclContext): void {
   const isConst = node.type === 'lexical_declaration' && node.firstChild?.type === 'const';
   let first = true;
   for (const declarator of node.namedChildren) {
     if (declarator?.type !== 'variable_declarator') continue;
-    if (f.moduleLevel) onModuleDeclarator(x, declarator, f, ctx, isConst, first);
-    else onLocalDeclarator(x, declarator, f);
+    if (f.moduleLevel) onModuleDeclarator(walk, declarator, f, ctx, isConst, first);
+    else onLocalDeclarator(walk, declarator, f);
     first = false;
   }
 }
 
-function onModuleDeclarator(x: ScriptWalk, declarator: Node, f: Frame, ctx: DeclContext, isConst: boolean, first: boolean): void {
-  const { name: nameNode, type: typeNode, value } = x.syntax.bindingParts(declarator);
+function onModuleDeclarator(walk: ScriptWalk, declarator: Node, f: Frame, ctx: DeclContext, isConst: boolean, first: boolean): void {
+  const { name: nameNode, type: typeNode, value } = walk.syntax.bindingParts(declarator);
   if (!nameNode) return;
   const line = declarator.startPosition.row + 1;
-  if (declareModuleLoad(x, nameNode, value, line)) return;
+  if (declareModuleLoad(walk, nameNode, value, line)) return;
   if (nameNode.type !== 'identifier') {
     // Destructuring at module level: each bound name is a variable.
-    const place = variablePlace(x, declarator, f, ctx, first);
-    for (const name of x.syntax.patternNames(nameNode)) x.symbols.add({ ...place, name, kind: 'variable' }, { inheritsExport: false });
-    if (value) x.visit(value, f);
+    const place = variablePlace(walk, declarator, f, ctx, first);
+    for (const name of walk.syntax.patternNames(nameNode)) walk.symbols.add({ ...place, name, kind: 'variable' }, { inheritsExport: false });
+    if (value) walk.visit(value, f);
     return;
   }
-  const name = x.syntax.text(nameNode);
-  const declaredType = x.types.mainType(typeNode, f);
+  const name = walk.syntax.text(nameNode);
+  const declaredType = walk.types.mainType(typeNode, f);
   const unwrapped = unwrapValue(value);
-  declareLocal(f, name, declaredType ?? x.types.initialiserType(value, f) ?? null);
+  declareLocal(f, name, declaredType ?? walk.types.initialiserType(value, f) ?? null);
   if (unwrapped && FUNCTION_VALUES.has(unwrapped.type)) {
-    defineFunctionValue(x, unwrapped, name, f, { ...ctx, outer: first ? ctx.outer : declarator }, declarator, typeNode, 'function');
+    defineFunctionValue(walk, unwrapped, name, f, { ...ctx, outer: first ? ctx.outer : declarator }, declarator, typeNode, 'function');
     return;
   }
   if (unwrapped?.type === 'class') {
-    onClass(x, unwrapped, f, { ...ctx, outer: first ? ctx.outer : declarator }, name);
+    onClass(walk, unwrapped, f, { ...ctx, outer: first ? ctx.outer : declarator }, name);
     return;
   }
-  const wrapped = unwrapped ? wrappedFunction(x, unwrapped, name) : undefined;
+  const wrapped = unwrapped ? wrappedFunction(walk, unwrapped, name) : undefined;
   if (wrapped) {
-    defineFunctionValue(x, wrapped, name, f, { ...ctx, outer: first ? ctx.outer : declarator }, declarator, typeNode, 'function', unwrapped!);
+    defineFunctionValue(walk, wrapped, name, f, { ...ctx, outer: first ? ctx.outer : declarator }, declarator, typeNode, 'function', unwrapped!);
     return;
   }
-  const index = x.symbols.add(
+  const index = walk.symbols.add(
     {
-      ...variablePlace(x, declarator, f, ctx, first),
+      ...variablePlace(walk, declarator, f, ctx, first),
       name,
       kind: isConst && isLiteral(unwrapped) ? 'constant' : 'variable',
-      typeHints: x.types.typesOf(typeNode, f),
-      valueType: declaredType ?? x.types.initialiserType(value, f),
+      typeHints: walk.types.typesOf(typeNode, f),
+      valueType: declaredType ?? walk.types.initialiserType(value, f),
     },
     { inheritsExport: false },
   );
   if (!value) return;
   const frame = childFrame(f, index, undefined, undefined);
-  if (isConst && unwrapped?.type === 'object') onObjectMembers(x, unwrapped, frame, index, false);
-  else x.visit(value, frame);
+  if (isConst && unwrapped?.type === 'object') onObjectMembers(walk, unwrapped, frame, index, false);
+  else walk.visit(value, frame);
 }
 
 /** A module-level variable's symbol but for its name and kind: the first declarator of a statement carries its keyword. */
-function variablePlace(x: ScriptWalk, declarator: Node, f: Frame, ctx: DeclContext, first: boolean) {
+function variablePlace(walk: ScriptWalk, declarator: Node, f: Frame, ctx: DeclContext, first: boolean) {
   return {
-    scope: x.symbols.scopeOf(f),
-    startLine: first ? x.syntax.startLineOf(ctx) : declarator.startPosition.row + 1,
+    scope: walk.symbols.scopeOf(f),
+    startLine: first ? walk.syntax.startLineOf(ctx) : declarator.startPosition.row + 1,
     endLine: declarator.endPosition.row + 1,
-    signature: x.syntax.wholeSignature(first ? ctx.outer.startIndex : declarator.startIndex, declarator),
-    doc: x.syntax.docFor(ctx.outer),
+    signature: walk.syntax.wholeSignature(first ? ctx.outer.startIndex : declarator.startIndex, declarator),
+    doc: walk.syntax.docFor(ctx.outer),
     parent: f.def,
     exported: ctx.exported,
   };
 }
 
 /** `memo((props) => …)`, `forwardRef(function X() {})`: the function a wrapper call defines, if any. */
-export function wrappedFunction(x: ScriptWalk, value: Node, name: string): Node | undefined {
+export function wrappedFunction(walk: ScriptWalk, value: Node, name: string): Node | undefined {
   if (value.type !== 'call_expression') return undefined;
   const children = value.namedChildren;
-  const callee = x.syntax.nameRef(children[0] ?? null);
+  const callee = walk.syntax.nameRef(children[0] ?? null);
   if (!callee) return undefined;
   const capitalised = /^[A-Z]/.test(name);
   const wrapper = FUNCTION_WRAPPERS.has(callee.name) || /^with[A-Z]/.test(callee.name);
@@ -102,18 +102,18 @@ export function wrappedFunction(x: ScriptWalk, value: Node, name: string): Node 
   if (!first) return undefined;
   if (FUNCTION_VALUES.has(first.type)) return first;
   // `memo(forwardRef((p, ref) => …))`
-  return first.type === 'call_expression' ? wrappedFunction(x, first, name) : undefined;
+  return first.type === 'call_expression' ? wrappedFunction(walk, first, name) : undefined;
 }
 
 /** `memo(Button)`, `withRouter(Page)`: the identifier a wrapper call decorates. */
-export function wrappedIdentifier(x: ScriptWalk, value: Node): string | undefined {
+export function wrappedIdentifier(walk: ScriptWalk, value: Node): string | undefined {
   if (value.type !== 'call_expression') return undefined;
   const children = value.namedChildren;
-  const callee = x.syntax.nameRef(children[0] ?? null);
+  const callee = walk.syntax.nameRef(children[0] ?? null);
   if (!callee || !(FUNCTION_WRAPPERS.has(callee.name) || /^with[A-Z]/.test(callee.name))) return undefined;
   const args = children[children.length - 1];
   const first = args?.type === 'arguments' ? args.firstNamedChild : null;
-  return first?.type === 'identifier' ? x.syntax.text(first) : undefined;
+  return first?.type === 'identifier' ? walk.syntax.text(first) : undefined;
 }
 
 /**
@@ -121,7 +121,7 @@ export function wrappedIdentifier(x: ScriptWalk, value: Node): string | undefine
  * `exports.f = function () {}`). `wrapper` is the call around it, walked for its other arguments.
  */
 export function defineFunctionValue(
-  x: ScriptWalk,
+  walk: ScriptWalk,
   fn: Node,
   name: string,
   f: Frame,
@@ -132,96 +132,96 @@ export function defineFunctionValue(
   wrapper?: Node,
   placement?: { scope: readonly string[]; parent: number; thisType: NameRef | undefined; inheritsExport: boolean },
 ): number {
-  const parts = x.syntax.functionParts(fn);
-  const own = x.types.typeParameterNames(parts.typeParams);
-  const sigStart = x.syntax.signatureStart(ctx.outer);
+  const parts = walk.syntax.functionParts(fn);
+  const own = walk.types.typeParameterNames(parts.typeParams);
+  const sigStart = walk.syntax.signatureStart(ctx.outer);
   const bodyStart = parts.body ? parts.body.startIndex : fn.endIndex;
   const nested = !f.moduleLevel && !placement;
-  const index = x.symbols.add(
+  const index = walk.symbols.add(
     {
       name,
       kind,
-      scope: placement ? placement.scope : x.symbols.scopeOf(f),
-      startLine: x.syntax.startLineOf(ctx),
+      scope: placement ? placement.scope : walk.symbols.scopeOf(f),
+      startLine: walk.syntax.startLineOf(ctx),
       endLine: (declarator ?? fn).endPosition.row + 1,
-      signature: x.syntax.signature(sigStart, bodyStart),
-      doc: x.syntax.docFor(ctx.outer),
+      signature: walk.syntax.signature(sigStart, bodyStart),
+      doc: walk.syntax.docFor(ctx.outer),
       parent: placement ? placement.parent : f.def,
       exported: ctx.exported && !nested,
-      typeHints: x.types.typesOf(typeNode, f),
+      typeHints: walk.types.typesOf(typeNode, f),
     },
     { inheritsExport: placement?.inheritsExport ?? false },
   );
-  const es5 = !placement && !nested && fn.type !== 'arrow_function' ? x.symbols.constructorCandidate(name, index, f) : undefined;
+  const es5 = !placement && !nested && fn.type !== 'arrow_function' ? walk.symbols.constructorCandidate(name, index, f) : undefined;
   const thisType = es5 ? { name, qualifier: EMPTY } : placement ? placement.thisType : fn.type === 'arrow_function' ? f.thisType : undefined;
   const frame = childFrame(f, index, thisType, es5 ?? f.cls);
   if (own) frame.typeParams = new Set(own);
-  if (wrapper) onCall(x, wrapper, frame, fn);
+  if (wrapper) onCall(walk, wrapper, frame, fn);
   const hints: NameRef[] = [];
-  x.visitFunction(fn, frame, hints, own);
-  for (const hint of hints) x.symbols.addHint(index, hint);
-  if (ctx.isDefault) x.modules.exportDefaultAs(name, ctx.outer.startPosition.row + 1);
+  walk.visitFunction(fn, frame, hints, own);
+  for (const hint of hints) walk.symbols.addHint(index, hint);
+  if (ctx.isDefault) walk.modules.exportDefaultAs(name, ctx.outer.startPosition.row + 1);
   return index;
 }
 
-export function onLocalDeclarator(x: ScriptWalk, declarator: Node, f: Frame): void {
-  const { name: nameNode, type: typeNode, value } = x.syntax.bindingParts(declarator);
+export function onLocalDeclarator(walk: ScriptWalk, declarator: Node, f: Frame): void {
+  const { name: nameNode, type: typeNode, value } = walk.syntax.bindingParts(declarator);
   if (!nameNode) return;
-  if (declareModuleLoad(x, nameNode, value, declarator.startPosition.row + 1)) {
-    for (const name of x.syntax.patternNames(nameNode)) declareLocal(f, name, null);
+  if (declareModuleLoad(walk, nameNode, value, declarator.startPosition.row + 1)) {
+    for (const name of walk.syntax.patternNames(nameNode)) declareLocal(f, name, null);
     return;
   }
   if (nameNode.type === 'identifier') {
-    const name = x.syntax.text(nameNode);
+    const name = walk.syntax.text(nameNode);
     const unwrapped = unwrapValue(value);
     // Nested definitions are symbols, not locals: calls to them must still be emitted.
     if (!unwrapped || (!FUNCTION_VALUES.has(unwrapped.type) && unwrapped.type !== 'class')) {
-      declareLocal(f, name, x.types.mainType(typeNode, f) ?? x.types.initialiserType(value, f) ?? null);
+      declareLocal(f, name, walk.types.mainType(typeNode, f) ?? walk.types.initialiserType(value, f) ?? null);
     }
     if (unwrapped && FUNCTION_VALUES.has(unwrapped.type)) {
       // A nested definition: `const helper = () => …` inside a function.
-      defineFunctionValue(x, unwrapped, name, f, { exported: false, isDefault: false, outer: declarator.parent ?? declarator, decorators: EMPTY_NODES }, declarator, typeNode, 'function');
+      defineFunctionValue(walk, unwrapped, name, f, { exported: false, isDefault: false, outer: declarator.parent ?? declarator, decorators: EMPTY_NODES }, declarator, typeNode, 'function');
       return;
     }
     if (unwrapped?.type === 'class') {
-      onClass(x, unwrapped, f, { exported: false, isDefault: false, outer: declarator.parent ?? declarator, decorators: EMPTY_NODES }, name);
+      onClass(walk, unwrapped, f, { exported: false, isDefault: false, outer: declarator.parent ?? declarator, decorators: EMPTY_NODES }, name);
       return;
     }
   } else {
-    for (const name of x.syntax.patternNames(nameNode)) declareLocal(f, name, null);
+    for (const name of walk.syntax.patternNames(nameNode)) declareLocal(f, name, null);
   }
-  if (typeNode) x.typeReferences(typeNode, f);
-  if (value) x.visit(value, f);
+  if (typeNode) walk.typeReferences(typeNode, f);
+  if (value) walk.visit(value, f);
 }
 
 /**
  * Function-valued members of an object literal bound to a name (`const api = { get() {} }`,
  * `export default { … }`): methods scoped under the object. Other values are walked.
  */
-export function onObjectMembers(x: ScriptWalk, object: Node, frame: Frame, owner: number, topLevelFunctions: boolean): void {
-  const scope = topLevelFunctions ? EMPTY : x.symbols.meta[owner]!.path;
-  const thisType = topLevelFunctions ? undefined : { name: x.symbols.defs[owner]!.name, qualifier: EMPTY };
+export function onObjectMembers(walk: ScriptWalk, object: Node, frame: Frame, owner: number, topLevelFunctions: boolean): void {
+  const scope = topLevelFunctions ? EMPTY : walk.symbols.meta[owner]!.path;
+  const thisType = topLevelFunctions ? undefined : { name: walk.symbols.defs[owner]!.name, qualifier: EMPTY };
   for (const member of object.namedChildren) {
     if (!member) continue;
     if (member.type === 'method_definition') {
-      const nameNode = x.syntax.field(member, 'name');
-      const name = nameNode ? x.syntax.memberName(nameNode) : undefined;
+      const nameNode = walk.syntax.field(member, 'name');
+      const name = nameNode ? walk.syntax.memberName(nameNode) : undefined;
       if (name === undefined) {
-        x.visit(member, frame);
+        walk.visit(member, frame);
         continue;
       }
-      const mods = x.syntax.modifiers(member, nameNode);
-      const parts = x.syntax.functionParts(member);
-      const own = x.types.typeParameterNames(parts.typeParams);
-      const index = x.symbols.add(
+      const mods = walk.syntax.modifiers(member, nameNode);
+      const parts = walk.syntax.functionParts(member);
+      const own = walk.types.typeParameterNames(parts.typeParams);
+      const index = walk.symbols.add(
         {
           name,
           kind: mods.accessor ? 'property' : topLevelFunctions ? 'function' : 'method',
           scope,
           startLine: member.startPosition.row + 1,
           endLine: member.endPosition.row + 1,
-          signature: x.syntax.signature(member.startIndex, parts.body ? parts.body.startIndex : member.endIndex),
-          doc: x.syntax.docFor(member),
+          signature: walk.syntax.signature(member.startIndex, parts.body ? parts.body.startIndex : member.endIndex),
+          doc: walk.syntax.docFor(member),
           parent: topLevelFunctions ? -1 : owner,
           exported: topLevelFunctions,
         },
@@ -230,16 +230,16 @@ export function onObjectMembers(x: ScriptWalk, object: Node, frame: Frame, owner
       const memberFrame = childFrame(frame, index, thisType, undefined);
       if (own) memberFrame.typeParams = new Set(own);
       const hints: NameRef[] = [];
-      x.visitFunction(member, memberFrame, hints, own);
-      for (const hint of hints) x.symbols.addHint(index, hint);
+      walk.visitFunction(member, memberFrame, hints, own);
+      for (const hint of hints) walk.symbols.addHint(index, hint);
       continue;
     }
     if (member.type === 'pair') {
-      const key = x.syntax.field(member, 'key');
-      const value = unwrapValue(x.syntax.field(member, 'value'));
-      const name = key ? x.syntax.memberName(key) : undefined;
+      const key = walk.syntax.field(member, 'key');
+      const value = unwrapValue(walk.syntax.field(member, 'value'));
+      const name = key ? walk.syntax.memberName(key) : undefined;
       if (name !== undefined && value && FUNCTION_VALUES.has(value.type)) {
-        defineFunctionValue(x, value, name, frame, { exported: topLevelFunctions, isDefault: false, outer: member, decorators: EMPTY_NODES }, member, null, topLevelFunctions ? 'function' : 'method', undefined, {
+        defineFunctionValue(walk, value, name, frame, { exported: topLevelFunctions, isDefault: false, outer: member, decorators: EMPTY_NODES }, member, null, topLevelFunctions ? 'function' : 'method', undefined, {
           scope,
           parent: topLevelFunctions ? -1 : owner,
           thisType: value.type === 'arrow_function' ? undefined : thisType,
@@ -248,17 +248,17 @@ export function onObjectMembers(x: ScriptWalk, object: Node, frame: Frame, owner
         continue;
       }
       if (topLevelFunctions && name !== undefined && value?.type === 'identifier') {
-        x.modules.localExports.push({ local: x.syntax.text(value), exported: name, line: member.startPosition.row + 1 });
+        walk.modules.localExports.push({ local: walk.syntax.text(value), exported: name, line: member.startPosition.row + 1 });
         continue;
       }
-      x.visit(member, frame);
+      walk.visit(member, frame);
       continue;
     }
     if (topLevelFunctions && member.type === 'shorthand_property_identifier') {
-      const name = x.syntax.text(member);
-      x.modules.localExports.push({ local: name, exported: name, line: member.startPosition.row + 1 });
+      const name = walk.syntax.text(member);
+      walk.modules.localExports.push({ local: name, exported: name, line: member.startPosition.row + 1 });
       continue;
     }
-    x.visit(member, frame);
+    walk.visit(member, frame);
   }
 }
