@@ -1,4 +1,5 @@
-import { DEFAULT_ENGINE_OPTIONS } from '@knowing/engine';
+import { resolveEngineOptions } from '@knowing/engine';
+import { KnowingError } from '@knowing/graph';
 import type { KnowingConfig } from './config.js';
 import type { CliError } from './errors.js';
 import { configError } from './errors.js';
@@ -67,39 +68,13 @@ export function validateConfig(raw: unknown, file: string): KnowingConfig {
   return raw as KnowingConfig;
 }
 
-/**
- * Engine options mirror `DEFAULT_ENGINE_OPTIONS`: every group and field must exist there with
- * the same type, so a typo (`walk.alpah`) is an error instead of silently doing nothing.
- * `ranking` belongs to the ranker and `walk.edgeWeights` is a free map of numbers.
- */
+/** Engine options are the engine's to check (`resolveEngineOptions`); its errors are told against the file. */
 function validateEngineOptions(engine: unknown, file: string): void {
   if (!isPlainObject(engine)) throw configError(file, `"engine" must be an object of engine options, found ${kindOf(engine)}`);
-  const defaults = DEFAULT_ENGINE_OPTIONS as unknown as Record<string, unknown>;
-  for (const [group, value] of Object.entries(engine)) {
-    if (!(group in defaults)) throw unknownField(file, `engine.${group}`, Object.keys(defaults));
-    const base = defaults[group];
-    const where = `engine.${group}`;
-    if (isPlainObject(base)) {
-      if (!isPlainObject(value)) throw configError(file, `"${where}" must be an object, found ${kindOf(value)}`);
-      if (group === 'ranking') continue;
-      for (const [field, fieldValue] of Object.entries(value)) {
-        if (!(field in base)) throw unknownField(file, `${where}.${field}`, Object.keys(base));
-        checkType(file, `${where}.${field}`, fieldValue, base[field]);
-      }
-    } else {
-      checkType(file, where, value, base);
-    }
-  }
-}
-
-function checkType(file: string, where: string, value: unknown, expected: unknown): void {
-  if (isPlainObject(expected)) {
-    if (!isPlainObject(value) || !Object.values(value).every((v) => typeof v === 'number' && Number.isFinite(v))) {
-      throw configError(file, `"${where}" must be an object of numbers, found ${kindOf(value)}`);
-    }
-    return;
-  }
-  if (typeof value !== typeof expected || (typeof value === 'number' && !Number.isFinite(value))) {
-    throw configError(file, `"${where}" must be ${kindOf(expected)}, found ${JSON.stringify(value)}`, `the default is ${JSON.stringify(expected)}`);
+  try {
+    resolveEngineOptions(engine);
+  } catch (error) {
+    if (error instanceof KnowingError) throw configError(file, error.detail, error.hint);
+    throw error;
   }
 }

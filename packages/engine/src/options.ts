@@ -1,3 +1,4 @@
+import { ErrorCode, KnowingError } from '@knowing/graph';
 import type { RankingOverrides } from '@knowing/rank';
 import type { PackStrategy } from '@knowing/pack';
 
@@ -276,8 +277,79 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Merge partial options over the defaults (one level deep, groups merged field by field). */
+/** Groups whose field names are free: channels are named by whoever registers them, edge weights by edge type. */
+const FREE_MAPS: ReadonlySet<string> = new Set(['channels', 'walk.edgeWeights']);
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function invalidOption(message: string, hint: string): KnowingError {
+  return new KnowingError(ErrorCode.InvalidArgument, message, { source: 'engine', hint });
+}
+
+function checkValue(path: string, value: unknown, expected: unknown): void {
+  if (FREE_MAPS.has(path)) {
+    if (!isPlainObject(value) || !Object.values(value).every((v) => typeof v === 'number' && Number.isFinite(v))) {
+      throw invalidOption(`"engine.${path}" must be an object of numbers, found ${kindOf(value)}`, 'e.g. { "name": 1.5 }');
+    }
+    return;
+  }
+  if (isPlainObject(expected)) {
+    if (!isPlainObject(value)) throw invalidOption(`"engine.${path}" must be an object, found ${kindOf(value)}`, `its fields: ${Object.keys(expected).join(', ')}`);
+    for (const [field, fieldValue] of Object.entries(value)) {
+      if (fieldValue === undefined) continue;
+      if (!(field in expected)) throw invalidOption(`unknown field "engine.${path}.${field}"`, `known fields here: ${Object.keys(expected).join(', ')}`);
+      checkValue(`${path}.${field}`, fieldValue, expected[field]);
+    }
+    return;
+  }
+  if (typeof value !== typeof expected || (typeof value === 'number' && !Number.isFinite(value))) {
+    throw invalidOption(`"engine.${path}" must be ${kindOf(expected)}, found ${JSON.stringify(value)}`, `the default is ${JSON.stringify(expected)}`);
+  }
+}
+
+/**
+ * Check partial options against the defaults' shape: every group and field must exist there
+ * with the same type, so a typo (`walk.alpah`) is an error instead of silently doing nothing.
+ * `ranking` belongs to the ranker, which checks it; channel and edge weights are free maps of
+ * numbers.
+ *
+ * @throws KnowingError `INVALID_ARGUMENT` naming the first bad field (`engine.walk.alpha`).
+ */
+function checkEngineOptions(input: unknown, base: EngineOptions): void {
+  if (!isPlainObject(input)) throw invalidOption(`engine options must be an object, found ${kindOf(input)}`, 'e.g. { walk: { alpha: 0.25 } }');
+  const defaults = base as unknown as Record<string, unknown>;
+  for (const [group, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    if (!(group in defaults)) throw invalidOption(`unknown field "engine.${group}"`, `known fields here: ${Object.keys(defaults).join(', ')}`);
+    if (group === 'ranking') {
+      if (!isPlainObject(value)) throw invalidOption(`"engine.ranking" must be an object, found ${kindOf(value)}`, 'see the ranking options of @knowing/rank');
+      continue;
+    }
+    checkValue(group, value, defaults[group]);
+  }
+}
+
+/**
+ * Check partial options and merge them over the defaults (one level deep, groups merged field
+ * by field).
+ *
+ * @throws KnowingError `INVALID_ARGUMENT` for an unknown field or a value of the wrong type.
+ * @example
+ * ```ts
+ * resolveEngineOptions({ walk: { alpha: 0.25 } }).walk.maxHops; // 4, the default
+ * resolveEngineOptions({ walk: { alpah: 0.25 } }); // throws: unknown field "engine.walk.alpah"
+ * ```
+ */
 export function resolveEngineOptions(input: EngineOptionsInput = {}, base: EngineOptions = DEFAULT_ENGINE_OPTIONS): EngineOptions {
+  checkEngineOptions(input, base);
   const merged: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(input)) {
     if (value === undefined) continue;

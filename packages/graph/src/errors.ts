@@ -44,6 +44,8 @@ export class KnowingError extends Error {
   readonly code: ErrorCode;
   readonly source: string | undefined;
   readonly hint: string | undefined;
+  /** The message alone, without the source prefix and the hint, for callers that frame it themselves. */
+  readonly detail: string;
 
   constructor(code: ErrorCode, message: string, options: KnowingErrorOptions = {}) {
     const prefix = options.source ? `[knowing:${options.source}] ` : '[knowing] ';
@@ -53,6 +55,7 @@ export class KnowingError extends Error {
     this.code = code;
     this.source = options.source;
     this.hint = options.hint;
+    this.detail = message;
   }
 }
 
