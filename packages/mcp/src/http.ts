@@ -182,6 +182,391 @@ function reindexCall(message: unknown): { id: unknown } | undefined {
   return isRecord(params) && params['name'] === 'reindex' ? { id: message['id'] } : undefined;
 }
 
+/** The options a server runs with: checked, defaults filled in. */
+interface HttpSettings {
+  readonly tokens: readonly KnownToken[];
+  readonly host: string;
+  readonly port: number;
+  readonly maxBodyBytes: number;
+  readonly requestsPerMinute: number;
+  readonly burst: number;
+  readonly sessionIdleMs: number;
+  readonly maxSessions: number;
+  readonly shutdownTimeoutMs: number;
+  readonly allowedOrigins: ReadonlySet<string>;
+  readonly log: (message: string) => void;
+  readonly serverInfo: { readonly name: string; readonly version: string };
+}
+
+function httpSettings(options: HttpServerOptions): HttpSettings {
+  checkRepositories(options?.repositories);
+  const tokens = checkTokens(options.tokens);
+  return {
+    tokens,
+    host: options.host ?? DEFAULT_HTTP_OPTIONS.host,
+    port: checkWhole('port', options.port ?? DEFAULT_HTTP_OPTIONS.port, 0),
+    maxBodyBytes: checkWhole('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_HTTP_OPTIONS.maxBodyBytes, 1),
+    requestsPerMinute: checkWhole('requestsPerMinute', options.requestsPerMinute ?? DEFAULT_HTTP_OPTIONS.requestsPerMinute, 0),
+    burst: checkWhole('burst', options.burst ?? DEFAULT_HTTP_OPTIONS.burst, 1),
+    sessionIdleMs: checkWhole('sessionIdleMs', options.sessionIdleMs ?? DEFAULT_HTTP_OPTIONS.sessionIdleMs, 1),
+    maxSessions: checkWhole('maxSessions', options.maxSessions ?? DEFAULT_HTTP_OPTIONS.maxSessions, 1),
+    shutdownTimeoutMs: checkWhole('shutdownTimeoutMs', options.shutdownTimeoutMs ?? DEFAULT_HTTP_OPTIONS.shutdownTimeoutMs, 0),
+    allowedOrigins: new Set(options.allowedOrigins ?? []),
+    log: options.log ?? (() => {}),
+    serverInfo: options.serverInfo ?? { name: 'knowing', version: packageVersion() },
+  };
+}
+
+/** Open a host per repository; on a failure, close the ones already open. */
+async function openRepositories(repositories: readonly HttpRepository[], log: (message: string) => void): Promise<Map<string, Repository>> {
+  const opened = new Map<string, Repository>();
+  try {
+    for (const repository of repositories) {
+      const host = await openRepositoryHost({ ...repository.server, log: repository.server.log ?? log });
+      opened.set(repository.name, { name: repository.name, host });
+    }
+  } catch (error) {
+    await closeHostsQuietly(opened);
+    throw error;
+  }
+  return opened;
+}
+
+async function closeHostsQuietly(repositories: ReadonlyMap<string, Repository>): Promise<void> {
+  for (const repository of repositories.values()) await repository.host.close().catch(() => undefined);
+}
+
+/** What the request handlers of one running server share. */
+interface HttpState {
+  readonly settings: HttpSettings;
+  readonly repositories: ReadonlyMap<string, Repository>;
+  /** The repository `/mcp` answers for: the only one, when there is one. */
+  readonly only: Repository | undefined;
+  readonly sessions: Map<string, Session>;
+  readonly limiter: RateLimiter;
+  /** Set by `close()`: new requests are refused, health says so. */
+  draining: boolean;
+}
+
+/** The token a request carries, compared in constant time with every known one. */
+function tokenOf(tokens: readonly KnownToken[], req: IncomingMessage): KnownToken | 'missing' | 'invalid' {
+  const header = req.headers.authorization;
+  if (header === undefined) return 'missing';
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  if (!match) return 'invalid';
+  const digest = digestOf(match[1]!);
+  let found: KnownToken | undefined;
+  // Every token is compared, so the time taken does not say which one matched.
+  for (const known of tokens) if (timingSafeEqual(digest, known.digest) && !found) found = known;
+  return found ?? 'invalid';
+}
+
+function repositoryOf(state: HttpState, pathname: string): Repository | undefined | 'none' {
+  if (pathname === MCP_PREFIX || pathname === `${MCP_PREFIX}/`) return state.only ?? 'none';
+  if (!pathname.startsWith(`${MCP_PREFIX}/`)) return 'none';
+  let name: string;
+  try {
+    name = decodeURIComponent(pathname.slice(MCP_PREFIX.length + 1).replace(/\/+$/, ''));
+  } catch {
+    return undefined;
+  }
+  return state.repositories.get(name);
+}
+
+async function health(state: HttpState, res: ServerResponse): Promise<void> {
+  const { log, serverInfo } = state.settings;
+  const report = await Promise.all(
+    [...state.repositories.values()].map(async ({ name, host: repository }) => {
+      try {
+        const [repo, snapshot] = await Promise.all([repository.store.repo(), repository.store.currentSnapshot()]);
+        return {
+          name,
+          indexed: repo !== null && snapshot !== null,
+          repo_id: repo?.id ?? null,
+          commit: repo?.commit ?? null,
+          last_indexed: repo?.indexedAt ? new Date(repo.indexedAt).toISOString() : null,
+          snapshot: snapshot?.id ?? null,
+          index_run: repository.keeper.running?.kind ?? null,
+          server_indexes: repository.indexing,
+        };
+      } catch (error) {
+        // The health report is public: the details (hosts, paths) go to the log only.
+        log(`knowing: health check of ${name} failed: ${(error as Error).message}`);
+        const code = (error as { code?: unknown }).code;
+        return { name, error: `the store cannot be read${typeof code === 'string' ? ` (${code})` : ''}` };
+      }
+    }),
+  );
+  const failing = report.some((entry) => 'error' in entry);
+  const status = state.draining ? 'draining' : failing ? 'degraded' : 'ok';
+  sendJson(res, status === 'ok' ? 200 : 503, {
+    status,
+    server: serverInfo,
+    protocol_version: LATEST_PROTOCOL_VERSION,
+    sessions: state.sessions.size,
+    repositories: report,
+  });
+}
+
+async function closeSession(state: HttpState, session: Session): Promise<void> {
+  state.sessions.delete(session.id);
+  await session.server.close().catch((error: unknown) => state.settings.log(`knowing: closing session ${session.id} failed: ${(error as Error).message}`));
+}
+
+async function openSession(state: HttpState, repository: Repository, token: KnownToken): Promise<Session> {
+  const { sessions, settings } = state;
+  const id = randomUUID();
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
+  const server = connectionServer(repository.host, { sessionId: id, serverInfo: settings.serverInfo }, { ownsHost: false });
+  const session: Session = { id, repository, token, transport, server, lastSeen: Date.now() };
+  // Set before connecting: the server chains its own handler after this one. A DELETE, an
+  // idle sweep or shutdown all end here.
+  transport.onclose = () => {
+    if (sessions.get(id) === session) {
+      sessions.delete(id);
+      settings.log(`knowing: session ${id} of ${repository.name} (${token.label}) closed`);
+    }
+    void server.close();
+  };
+  await server.connect(transport);
+  return session;
+}
+
+/** Who may ask and of which repository: the origin, the token and its rate, the path. Refusals are answered here. */
+function admit(state: HttpState, req: IncomingMessage, res: ServerResponse, pathname: string): { token: KnownToken; repository: Repository } | undefined {
+  const { settings, limiter, repositories } = state;
+  const origin = req.headers.origin;
+  if (origin !== undefined && !settings.allowedOrigins.has(origin)) {
+    // A browser page on another origin (DNS rebinding): MCP servers must refuse it.
+    sendRpcError(res, 403, -32000, `Forbidden: origin ${origin} is not allowed`);
+    return undefined;
+  }
+  const token = tokenOf(settings.tokens, req);
+  if (token === 'missing' || token === 'invalid') {
+    const challenge = token === 'missing' ? 'Bearer realm="knowing"' : 'Bearer realm="knowing", error="invalid_token"';
+    sendRpcError(res, 401, -32000, token === 'missing' ? 'Unauthorized: send Authorization: Bearer <token>' : 'Unauthorized: the token is not known', {
+      'www-authenticate': challenge,
+    });
+    return undefined;
+  }
+  const wait = limiter.take(token.key, Date.now());
+  if (wait > 0) {
+    sendRpcError(res, 429, -32000, `Too Many Requests: ${token.label} is over ${settings.requestsPerMinute} requests a minute`, { 'retry-after': String(Math.ceil(wait / 1000)) });
+    return undefined;
+  }
+  const repository = repositoryOf(state, pathname);
+  if (repository === undefined || repository === 'none') {
+    sendRpcError(res, 404, -32000, `Not Found: no repository at ${pathname}; this server serves ${[...repositories.keys()].map((name) => `${MCP_PREFIX}/${name}`).join(', ')}`);
+    return undefined;
+  }
+  return { token, repository };
+}
+
+/** The JSON-RPC message of a POST, or undefined when the body is too large or not JSON (answered here). */
+async function readMessage(state: HttpState, req: IncomingMessage, res: ServerResponse): Promise<{ message: unknown } | undefined> {
+  const { maxBodyBytes } = state.settings;
+  const declared = Number(req.headers['content-length']);
+  // A declared size beyond what is drained is refused before reading it; the connection goes.
+  const body = Number.isFinite(declared) && declared > MAX_DRAINED_BYTES ? null : await readBody(req, maxBodyBytes);
+  if (body === null) {
+    sendRpcError(res, 413, -32000, `Payload Too Large: a request body is at most ${maxBodyBytes} bytes`, req.complete ? {} : { connection: 'close' });
+    return undefined;
+  }
+  try {
+    return { message: JSON.parse(body.toString('utf8')) };
+  } catch (error) {
+    sendRpcError(res, 400, -32700, `Parse error: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/** A POST without a session: an initialize request opens one, kept only when the transport accepts it. */
+async function startSession(state: HttpState, req: IncomingMessage, res: ServerResponse, admitted: { token: KnownToken; repository: Repository }, message: unknown): Promise<void> {
+  const { sessions, settings } = state;
+  const { token, repository } = admitted;
+  if (!isInitialize(message)) {
+    sendRpcError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; start with an initialize request');
+    return;
+  }
+  if (sessions.size >= settings.maxSessions) {
+    sendRpcError(res, 503, -32000, `Service Unavailable: ${settings.maxSessions} sessions are open; try again later`, { 'retry-after': '60' });
+    return;
+  }
+  const session = await openSession(state, repository, token);
+  await session.transport.handleRequest(req, res, message);
+  if (session.transport.sessionId === session.id) {
+    sessions.set(session.id, session);
+    settings.log(`knowing: session ${session.id} of ${repository.name} opened (${token.label})`);
+  } else {
+    // The initialize request was refused: nothing to keep.
+    await session.server.close();
+  }
+}
+
+async function handleMcp(state: HttpState, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+  const admitted = admit(state, req, res, pathname);
+  if (!admitted) return;
+  const { token, repository } = admitted;
+
+  const sessionHeader = req.headers['mcp-session-id'];
+  const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
+  let session: Session | undefined;
+  if (sessionId !== undefined) {
+    session = state.sessions.get(sessionId);
+    // A session belongs to its repository and to the token that opened it.
+    if (!session || session.repository !== repository || session.token !== token) {
+      sendRpcError(res, 404, -32001, 'Session not found');
+      return;
+    }
+    session.lastSeen = Date.now();
+  }
+
+  if (req.method !== 'POST') {
+    if (!session) {
+      sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      return;
+    }
+    await session.transport.handleRequest(req, res);
+    return;
+  }
+
+  const read = await readMessage(state, req, res);
+  if (!read) return;
+  const { message } = read;
+  const reindex = reindexCall(message);
+  if (reindex && !token.write) {
+    sendRpcError(
+      res,
+      200,
+      FORBIDDEN_ERROR_CODE,
+      `Forbidden: reindex needs a token allowed to write, and ${token.label} is read-only; the index is kept current by \`knowing index --store …\` (or ask for a write token)`,
+      {},
+      reindex.id,
+    );
+    return;
+  }
+  if (!session) {
+    await startSession(state, req, res, admitted, message);
+    return;
+  }
+  await session.transport.handleRequest(req, res, message);
+}
+
+async function handle(state: HttpState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const pathname = new URL(req.url ?? '/', 'http://knowing.invalid').pathname;
+  if (pathname === '/healthz') {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendJson(res, 405, { error: 'use GET /healthz' }, { allow: 'GET, HEAD' });
+      return;
+    }
+    await health(state, res);
+    return;
+  }
+  if (state.draining) {
+    sendRpcError(res, 503, -32000, 'Service Unavailable: the server is shutting down', { connection: 'close', 'retry-after': '5' });
+    return;
+  }
+  if (pathname !== MCP_PREFIX && !pathname.startsWith(`${MCP_PREFIX}/`)) {
+    sendJson(res, 404, { error: `not found: ${pathname}`, hint: `MCP endpoints are ${MCP_PREFIX}/<repository>; health is GET /healthz` });
+    return;
+  }
+  await handleMcp(state, req, res, pathname);
+}
+
+/** Requests in flight, which shutdown waits for. */
+class InFlightRequests {
+  private count = 0;
+  private settled: (() => void) | undefined;
+
+  /** Count a request until its response closes. */
+  track(res: ServerResponse): void {
+    this.count += 1;
+    res.once('close', () => {
+      this.count -= 1;
+      if (this.count === 0) this.settled?.();
+    });
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Resolves when no request is in flight any more, or after `timeoutMs`. */
+  drained(timeoutMs: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.settled = resolve;
+      setTimeout(resolve, timeoutMs).unref();
+    });
+  }
+}
+
+function createHttpServer(state: HttpState, inFlight: InFlightRequests): Server {
+  return createServer((req, res) => {
+    // A GET is a notification stream that only ends when its session does, so it is not
+    // waited for.
+    if (req.method !== 'GET') inFlight.track(res);
+    handle(state, req, res).catch((error: unknown) => {
+      state.settings.log(`knowing: ${req.method} ${req.url} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (!res.headersSent) sendRpcError(res, 500, -32603, `Internal error: ${(error as Error).message}`);
+      else res.end();
+    });
+  });
+}
+
+/** Listen on the configured address; a failure closes the repositories and says what to do. */
+async function listen(http: Server, state: HttpState): Promise<void> {
+  const { host, port } = state.settings;
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(port, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  }).catch(async (error: unknown) => {
+    await closeHostsQuietly(state.repositories);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new KnowingError(
+      code === 'EADDRINUSE' ? ErrorCode.InvalidArgument : ErrorCode.Internal,
+      `cannot listen on ${host}:${port} (${code ?? (error as Error).message})`,
+      { source: 'mcp', hint: code === 'EADDRINUSE' ? 'another process uses the port: pick another one' : 'check the host and port', cause: error },
+    );
+  });
+}
+
+/** Close sessions idle for longer than `sessionIdleMs`, checked at least once a minute. */
+function startIdleSweep(state: HttpState): NodeJS.Timeout {
+  const { sessionIdleMs, log } = state.settings;
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const session of state.sessions.values()) {
+      if (now - session.lastSeen > sessionIdleMs) {
+        log(`knowing: session ${session.id} of ${session.repository.name} idle for ${Math.round((now - session.lastSeen) / 1000)} s: closing it`);
+        void closeSession(state, session);
+      }
+    }
+  }, Math.min(SWEEP_INTERVAL_MS, sessionIdleMs));
+  sweeper.unref();
+  return sweeper;
+}
+
+/** Stop accepting, let requests in flight finish (up to the timeout), then close sessions, connections and hosts. */
+async function shutdown(state: HttpState, http: Server, inFlight: InFlightRequests, sweeper: NodeJS.Timeout): Promise<void> {
+  const { log } = state.settings;
+  state.draining = true;
+  clearInterval(sweeper);
+  const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+  http.closeIdleConnections();
+  if (inFlight.size > 0) await inFlight.drained(state.settings.shutdownTimeoutMs);
+  // Ends the notification streams (GET) with their sessions.
+  await Promise.all([...state.sessions.values()].map((session) => closeSession(state, session)));
+  http.closeAllConnections();
+  await stopped;
+  for (const repository of state.repositories.values()) {
+    await repository.host.close().catch((error: unknown) => log(`knowing: closing ${repository.name} failed: ${(error as Error).message}`));
+  }
+  log('knowing: HTTP server stopped');
+}
+
 /**
  * Serve knowing to many clients and many repositories over MCP's Streamable HTTP transport,
  * on `node:http`. Each repository answers at `/mcp/<name>` (with one repository, `/mcp` too);
@@ -206,285 +591,23 @@ function reindexCall(message: unknown): { id: unknown } | undefined {
  * ```
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<KnowingHttpServer> {
-  checkRepositories(options?.repositories);
-  const tokens = checkTokens(options.tokens);
-  const host = options.host ?? DEFAULT_HTTP_OPTIONS.host;
-  const port = checkWhole('port', options.port ?? DEFAULT_HTTP_OPTIONS.port, 0);
-  const maxBodyBytes = checkWhole('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_HTTP_OPTIONS.maxBodyBytes, 1);
-  const requestsPerMinute = checkWhole('requestsPerMinute', options.requestsPerMinute ?? DEFAULT_HTTP_OPTIONS.requestsPerMinute, 0);
-  const burst = checkWhole('burst', options.burst ?? DEFAULT_HTTP_OPTIONS.burst, 1);
-  const sessionIdleMs = checkWhole('sessionIdleMs', options.sessionIdleMs ?? DEFAULT_HTTP_OPTIONS.sessionIdleMs, 1);
-  const maxSessions = checkWhole('maxSessions', options.maxSessions ?? DEFAULT_HTTP_OPTIONS.maxSessions, 1);
-  const shutdownTimeoutMs = checkWhole('shutdownTimeoutMs', options.shutdownTimeoutMs ?? DEFAULT_HTTP_OPTIONS.shutdownTimeoutMs, 0);
-  const allowedOrigins = new Set(options.allowedOrigins ?? []);
-  const log = options.log ?? (() => {});
-  const serverInfo = options.serverInfo ?? { name: 'knowing', version: packageVersion() };
-
-  const repositories = new Map<string, Repository>();
-  try {
-    for (const repository of options.repositories) {
-      const opened = await openRepositoryHost({ ...repository.server, log: repository.server.log ?? log });
-      repositories.set(repository.name, { name: repository.name, host: opened });
-    }
-  } catch (error) {
-    for (const repository of repositories.values()) await repository.host.close().catch(() => undefined);
-    throw error;
-  }
-  const only = repositories.size === 1 ? [...repositories.values()][0] : undefined;
-
-  const sessions = new Map<string, Session>();
-  const limiter = new RateLimiter(requestsPerMinute, burst);
-  let draining = false;
-  let inFlight = 0;
-  let settled: (() => void) | undefined;
-
-  /** The token a request carries, compared in constant time with every known one. */
-  function tokenOf(req: IncomingMessage): KnownToken | 'missing' | 'invalid' {
-    const header = req.headers.authorization;
-    if (header === undefined) return 'missing';
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-    if (!match) return 'invalid';
-    const digest = digestOf(match[1]!);
-    let found: KnownToken | undefined;
-    // Every token is compared, so the time taken does not say which one matched.
-    for (const known of tokens) if (timingSafeEqual(digest, known.digest) && !found) found = known;
-    return found ?? 'invalid';
-  }
-
-  function repositoryOf(pathname: string): Repository | undefined | 'none' {
-    if (pathname === MCP_PREFIX || pathname === `${MCP_PREFIX}/`) return only ?? 'none';
-    if (!pathname.startsWith(`${MCP_PREFIX}/`)) return 'none';
-    let name: string;
-    try {
-      name = decodeURIComponent(pathname.slice(MCP_PREFIX.length + 1).replace(/\/+$/, ''));
-    } catch {
-      return undefined;
-    }
-    return repositories.get(name);
-  }
-
-  async function health(res: ServerResponse): Promise<void> {
-    const report = await Promise.all(
-      [...repositories.values()].map(async ({ name, host: repository }) => {
-        try {
-          const [repo, snapshot] = await Promise.all([repository.store.repo(), repository.store.currentSnapshot()]);
-          return {
-            name,
-            indexed: repo !== null && snapshot !== null,
-            repo_id: repo?.id ?? null,
-            commit: repo?.commit ?? null,
-            last_indexed: repo?.indexedAt ? new Date(repo.indexedAt).toISOString() : null,
-            snapshot: snapshot?.id ?? null,
-            index_run: repository.keeper.running?.kind ?? null,
-            server_indexes: repository.indexing,
-          };
-        } catch (error) {
-          // The health report is public: the details (hosts, paths) go to the log only.
-          log(`knowing: health check of ${name} failed: ${(error as Error).message}`);
-          const code = (error as { code?: unknown }).code;
-          return { name, error: `the store cannot be read${typeof code === 'string' ? ` (${code})` : ''}` };
-        }
-      }),
-    );
-    const failing = report.some((entry) => 'error' in entry);
-    const status = draining ? 'draining' : failing ? 'degraded' : 'ok';
-    sendJson(res, status === 'ok' ? 200 : 503, {
-      status,
-      server: serverInfo,
-      protocol_version: LATEST_PROTOCOL_VERSION,
-      sessions: sessions.size,
-      repositories: report,
-    });
-  }
-
-  async function closeSession(session: Session): Promise<void> {
-    sessions.delete(session.id);
-    await session.server.close().catch((error: unknown) => log(`knowing: closing session ${session.id} failed: ${(error as Error).message}`));
-  }
-
-  async function openSession(repository: Repository, token: KnownToken): Promise<Session> {
-    const id = randomUUID();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id });
-    const server = connectionServer(repository.host, { sessionId: id, serverInfo }, { ownsHost: false });
-    const session: Session = { id, repository, token, transport, server, lastSeen: Date.now() };
-    // Set before connecting: the server chains its own handler after this one. A DELETE, an
-    // idle sweep or shutdown all end here.
-    transport.onclose = () => {
-      if (sessions.get(id) === session) {
-        sessions.delete(id);
-        log(`knowing: session ${id} of ${repository.name} (${token.label}) closed`);
-      }
-      void server.close();
-    };
-    await server.connect(transport);
-    return session;
-  }
-
-  async function handleMcp(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-    const origin = req.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin)) {
-      // A browser page on another origin (DNS rebinding): MCP servers must refuse it.
-      sendRpcError(res, 403, -32000, `Forbidden: origin ${origin} is not allowed`);
-      return;
-    }
-    const token = tokenOf(req);
-    if (token === 'missing' || token === 'invalid') {
-      const challenge = token === 'missing' ? 'Bearer realm="knowing"' : 'Bearer realm="knowing", error="invalid_token"';
-      sendRpcError(res, 401, -32000, token === 'missing' ? 'Unauthorized: send Authorization: Bearer <token>' : 'Unauthorized: the token is not known', {
-        'www-authenticate': challenge,
-      });
-      return;
-    }
-    const wait = limiter.take(token.key, Date.now());
-    if (wait > 0) {
-      sendRpcError(res, 429, -32000, `Too Many Requests: ${token.label} is over ${requestsPerMinute} requests a minute`, { 'retry-after': String(Math.ceil(wait / 1000)) });
-      return;
-    }
-    const repository = repositoryOf(pathname);
-    if (repository === undefined || repository === 'none') {
-      sendRpcError(res, 404, -32000, `Not Found: no repository at ${pathname}; this server serves ${[...repositories.keys()].map((name) => `${MCP_PREFIX}/${name}`).join(', ')}`);
-      return;
-    }
-
-    const sessionHeader = req.headers['mcp-session-id'];
-    const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
-    let session: Session | undefined;
-    if (sessionId !== undefined) {
-      session = sessions.get(sessionId);
-      // A session belongs to its repository and to the token that opened it.
-      if (!session || session.repository !== repository || session.token !== token) {
-        sendRpcError(res, 404, -32001, 'Session not found');
-        return;
-      }
-      session.lastSeen = Date.now();
-    }
-
-    if (req.method !== 'POST') {
-      if (!session) {
-        sendRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-        return;
-      }
-      await session.transport.handleRequest(req, res);
-      return;
-    }
-
-    const declared = Number(req.headers['content-length']);
-    // A declared size beyond what is drained is refused before reading it; the connection goes.
-    const body = Number.isFinite(declared) && declared > MAX_DRAINED_BYTES ? null : await readBody(req, maxBodyBytes);
-    if (body === null) {
-      sendRpcError(res, 413, -32000, `Payload Too Large: a request body is at most ${maxBodyBytes} bytes`, req.complete ? {} : { connection: 'close' });
-      return;
-    }
-    let message: unknown;
-    try {
-      message = JSON.parse(body.toString('utf8'));
-    } catch (error) {
-      sendRpcError(res, 400, -32700, `Parse error: ${(error as Error).message}`);
-      return;
-    }
-    const reindex = reindexCall(message);
-    if (reindex && !token.write) {
-      sendRpcError(
-        res,
-        200,
-        FORBIDDEN_ERROR_CODE,
-        `Forbidden: reindex needs a token allowed to write, and ${token.label} is read-only; the index is kept current by \`knowing index --store …\` (or ask for a write token)`,
-        {},
-        reindex.id,
-      );
-      return;
-    }
-    if (!session) {
-      if (!isInitialize(message)) {
-        sendRpcError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; start with an initialize request');
-        return;
-      }
-      if (sessions.size >= maxSessions) {
-        sendRpcError(res, 503, -32000, `Service Unavailable: ${maxSessions} sessions are open; try again later`, { 'retry-after': '60' });
-        return;
-      }
-      session = await openSession(repository, token);
-      await session.transport.handleRequest(req, res, message);
-      if (session.transport.sessionId === session.id) {
-        sessions.set(session.id, session);
-        log(`knowing: session ${session.id} of ${repository.name} opened (${token.label})`);
-      } else {
-        // The initialize request was refused: nothing to keep.
-        await session.server.close();
-      }
-      return;
-    }
-    await session.transport.handleRequest(req, res, message);
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const pathname = new URL(req.url ?? '/', 'http://knowing.invalid').pathname;
-    if (pathname === '/healthz') {
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        sendJson(res, 405, { error: 'use GET /healthz' }, { allow: 'GET, HEAD' });
-        return;
-      }
-      await health(res);
-      return;
-    }
-    if (draining) {
-      sendRpcError(res, 503, -32000, 'Service Unavailable: the server is shutting down', { connection: 'close', 'retry-after': '5' });
-      return;
-    }
-    if (pathname !== MCP_PREFIX && !pathname.startsWith(`${MCP_PREFIX}/`)) {
-      sendJson(res, 404, { error: `not found: ${pathname}`, hint: `MCP endpoints are ${MCP_PREFIX}/<repository>; health is GET /healthz` });
-      return;
-    }
-    await handleMcp(req, res, pathname);
-  }
-
-  const http: Server = createServer((req, res) => {
-    // Requests in flight: shutdown waits for them. A GET is a notification stream that only
-    // ends when its session does, so it is not waited for.
-    const counted = req.method !== 'GET';
-    if (counted) {
-      inFlight += 1;
-      res.once('close', () => {
-        inFlight -= 1;
-        if (inFlight === 0) settled?.();
-      });
-    }
-    handle(req, res).catch((error: unknown) => {
-      log(`knowing: ${req.method} ${req.url} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      if (!res.headersSent) sendRpcError(res, 500, -32603, `Internal error: ${(error as Error).message}`);
-      else res.end();
-    });
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(port, host, () => {
-      http.off('error', reject);
-      resolve();
-    });
-  }).catch(async (error: unknown) => {
-    for (const repository of repositories.values()) await repository.host.close().catch(() => undefined);
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new KnowingError(
-      code === 'EADDRINUSE' ? ErrorCode.InvalidArgument : ErrorCode.Internal,
-      `cannot listen on ${host}:${port} (${code ?? (error as Error).message})`,
-      { source: 'mcp', hint: code === 'EADDRINUSE' ? 'another process uses the port: pick another one' : 'check the host and port', cause: error },
-    );
-  });
+  const settings = httpSettings(options);
+  const repositories = await openRepositories(options.repositories, settings.log);
+  const state: HttpState = {
+    settings,
+    repositories,
+    only: repositories.size === 1 ? [...repositories.values()][0] : undefined,
+    sessions: new Map<string, Session>(),
+    limiter: new RateLimiter(settings.requestsPerMinute, settings.burst),
+    draining: false,
+  };
+  const inFlight = new InFlightRequests();
+  const http = createHttpServer(state, inFlight);
+  await listen(http, state);
   const address = http.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
-
-  const sweeper = setInterval(() => {
-    const now = Date.now();
-    for (const session of sessions.values()) {
-      if (now - session.lastSeen > sessionIdleMs) {
-        log(`knowing: session ${session.id} of ${session.repository.name} idle for ${Math.round((now - session.lastSeen) / 1000)} s: closing it`);
-        void closeSession(session);
-      }
-    }
-  }, Math.min(SWEEP_INTERVAL_MS, sessionIdleMs));
-  sweeper.unref();
+  const sweeper = startIdleSweep(state);
 
   let closing: Promise<void> | undefined;
   return {
@@ -496,26 +619,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Knowi
       return `${url}${MCP_PREFIX}/${name}`;
     },
     close() {
-      closing ??= (async () => {
-        draining = true;
-        clearInterval(sweeper);
-        const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
-        http.closeIdleConnections();
-        if (inFlight > 0) {
-          await new Promise<void>((resolve) => {
-            settled = resolve;
-            setTimeout(resolve, shutdownTimeoutMs).unref();
-          });
-        }
-        // Ends the notification streams (GET) with their sessions.
-        await Promise.all([...sessions.values()].map((session) => closeSession(session)));
-        http.closeAllConnections();
-        await stopped;
-        for (const repository of repositories.values()) {
-          await repository.host.close().catch((error: unknown) => log(`knowing: closing ${repository.name} failed: ${(error as Error).message}`));
-        }
-        log('knowing: HTTP server stopped');
-      })();
+      closing ??= shutdown(state, http, inFlight, sweeper);
       return closing;
     },
   };

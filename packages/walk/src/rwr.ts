@@ -1,7 +1,7 @@
 import { ErrorCode, KnowingError, NodeFlag } from '@knowing/graph';
 import type { Adjacency, NodeId } from '@knowing/graph';
 import { resolveTransitions } from './transitions.js';
-import type { CandidateOptions, WalkCandidate, WalkOptions, WalkResult, WalkSeed, WalkStopReason } from './types.js';
+import type { CandidateOptions, WalkCandidate, WalkOptions, WalkResult, WalkSeed, WalkStopReason, WalkTransitions } from './types.js';
 
 /** Defaults of {@link randomWalkWithRestart}: the original system's values. */
 export const DEFAULT_WALK_OPTIONS: Readonly<Required<Omit<WalkOptions, 'allowed' | 'transitions'>>> = Object.freeze({
@@ -112,6 +112,90 @@ function sameSet(a: Int32Array, b: Int32Array, count: number): boolean {
   return true;
 }
 
+type ResolvedWalkOptions = Readonly<Required<Omit<WalkOptions, 'allowed' | 'transitions'>>> & Pick<WalkOptions, 'allowed'>;
+
+function resolveWalkOptions(options: WalkOptions, nodeCount: number): ResolvedWalkOptions {
+  const resolved = {
+    alpha: options.alpha ?? DEFAULT_WALK_OPTIONS.alpha,
+    maxIterations: options.maxIterations ?? DEFAULT_WALK_OPTIONS.maxIterations,
+    tolerance: options.tolerance ?? DEFAULT_WALK_OPTIONS.tolerance,
+    topK: options.topK ?? DEFAULT_WALK_OPTIONS.topK,
+    topKStableIterations: options.topKStableIterations ?? DEFAULT_WALK_OPTIONS.topKStableIterations,
+    minPropagationMass: options.minPropagationMass ?? DEFAULT_WALK_OPTIONS.minPropagationMass,
+    maxHops: options.maxHops ?? DEFAULT_WALK_OPTIONS.maxHops,
+    hubDampeningThreshold: options.hubDampeningThreshold ?? DEFAULT_WALK_OPTIONS.hubDampeningThreshold,
+    allowed: options.allowed,
+  };
+  checkRange('alpha', resolved.alpha, Number.MIN_VALUE, 1);
+  checkRange('maxIterations', resolved.maxIterations, 0, Number.MAX_SAFE_INTEGER, true);
+  checkRange('tolerance', resolved.tolerance, 0, Number.POSITIVE_INFINITY);
+  checkRange('topK', resolved.topK, 1, Number.MAX_SAFE_INTEGER, true);
+  checkRange('topKStableIterations', resolved.topKStableIterations, 0, Number.MAX_SAFE_INTEGER, true);
+  checkRange('minPropagationMass', resolved.minPropagationMass, 0, 1);
+  checkRange('maxHops', resolved.maxHops, 0, Number.POSITIVE_INFINITY);
+  checkRange('hubDampeningThreshold', resolved.hubDampeningThreshold, 0, Number.POSITIVE_INFINITY);
+  const { allowed } = resolved;
+  if (allowed && allowed.length !== nodeCount) throw invalid(`allowed has ${allowed.length} entries for ${nodeCount} nodes`);
+  return resolved;
+}
+
+interface Coverage {
+  /** The covered nodes in discovery order; only the first `count` entries are used. */
+  readonly active: Int32Array;
+  readonly count: number;
+}
+
+/**
+ * Breadth-first search from the seeds: fills `hops` with hop distances and lists the nodes the
+ * walk covers (`hops[v] >= 0` marks them).
+ */
+function coverFromSeeds(
+  transitions: Pick<WalkTransitions, 'offsets' | 'neighbors'>,
+  seedIndices: Int32Array,
+  hops: Int32Array,
+  maxHops: number,
+  allowed: WalkOptions['allowed'],
+): Coverage {
+  const { offsets, neighbors } = transitions;
+  const active = new Int32Array(hops.length);
+  let count = 0;
+  for (let s = 0; s < seedIndices.length; s++) {
+    const seed = seedIndices[s]!;
+    hops[seed] = 0;
+    active[count++] = seed;
+  }
+  for (let head = 0; head < count; head++) {
+    const u = active[head]!;
+    const nextHop = hops[u]! + 1;
+    if (nextHop > maxHops) continue;
+    for (let e = offsets[u]!, end = offsets[u + 1]!; e < end; e++) {
+      const v = neighbors[e]!;
+      if (hops[v] !== -1 || (allowed !== undefined && allowed[v] === 0)) continue;
+      hops[v] = nextHop;
+      active[count++] = v;
+    }
+  }
+  return { active, count };
+}
+
+/** Hub dampening (when on), then division by the maximum: scores in place. */
+function normalizeScores(scores: Float64Array, coverage: Coverage, inOffsets: Adjacency['inOffsets'], hubThreshold: number): void {
+  const { active, count } = coverage;
+  if (hubThreshold > 0) {
+    for (let a = 0; a < count; a++) {
+      const u = active[a]!;
+      const degree = inOffsets[u + 1]! - inOffsets[u]!;
+      if (degree > hubThreshold) scores[u]! /= Math.sqrt(degree / hubThreshold);
+    }
+  }
+  let max = 0;
+  for (let a = 0; a < count; a++) {
+    const value = scores[active[a]!]!;
+    if (value > max) max = value;
+  }
+  if (max > 0) for (let a = 0; a < count; a++) scores[active[a]!]! /= max;
+}
+
 /**
  * Random walk with restart from weighted seeds. At each step a node keeps nothing: a share
  * `alpha` of all mass jumps back to the seeds (in proportion to seed weights) and the rest
@@ -132,25 +216,18 @@ function sameSet(a: Int32Array, b: Int32Array, count: number): boolean {
  * ```
  */
 export function randomWalkWithRestart(adjacency: Adjacency, seeds: readonly WalkSeed[], options: WalkOptions = {}): WalkResult {
-  const alpha = options.alpha ?? DEFAULT_WALK_OPTIONS.alpha;
-  const maxIterations = options.maxIterations ?? DEFAULT_WALK_OPTIONS.maxIterations;
-  const tolerance = options.tolerance ?? DEFAULT_WALK_OPTIONS.tolerance;
-  const topK = options.topK ?? DEFAULT_WALK_OPTIONS.topK;
-  const stableNeeded = options.topKStableIterations ?? DEFAULT_WALK_OPTIONS.topKStableIterations;
-  const minMass = options.minPropagationMass ?? DEFAULT_WALK_OPTIONS.minPropagationMass;
-  const maxHops = options.maxHops ?? DEFAULT_WALK_OPTIONS.maxHops;
-  const hubThreshold = options.hubDampeningThreshold ?? DEFAULT_WALK_OPTIONS.hubDampeningThreshold;
-  const allowed = options.allowed;
-  checkRange('alpha', alpha, Number.MIN_VALUE, 1);
-  checkRange('maxIterations', maxIterations, 0, Number.MAX_SAFE_INTEGER, true);
-  checkRange('tolerance', tolerance, 0, Number.POSITIVE_INFINITY);
-  checkRange('topK', topK, 1, Number.MAX_SAFE_INTEGER, true);
-  checkRange('topKStableIterations', stableNeeded, 0, Number.MAX_SAFE_INTEGER, true);
-  checkRange('minPropagationMass', minMass, 0, 1);
-  checkRange('maxHops', maxHops, 0, Number.POSITIVE_INFINITY);
-  checkRange('hubDampeningThreshold', hubThreshold, 0, Number.POSITIVE_INFINITY);
   const n = adjacency.nodeCount;
-  if (allowed && allowed.length !== n) throw invalid(`allowed has ${allowed.length} entries for ${n} nodes`);
+  const {
+    alpha,
+    maxIterations,
+    tolerance,
+    topK,
+    maxHops,
+    allowed,
+    topKStableIterations: stableNeeded,
+    minPropagationMass: minMass,
+    hubDampeningThreshold: hubThreshold,
+  } = resolveWalkOptions(options, n);
   const transitions = resolveTransitions(adjacency, options.transitions);
   const { offsets, neighbors, weights } = transitions;
 
@@ -168,27 +245,8 @@ export function randomWalkWithRestart(adjacency: Adjacency, seeds: readonly Walk
       unknownSeeds: seedSet.unknown,
     };
   }
-
-  // Breadth-first search from the seeds: hop distances, and the nodes the walk covers
-  // (`hops[v] >= 0` marks them; `active` lists them in discovery order).
-  const active = new Int32Array(n);
-  let activeCount = 0;
-  for (let s = 0; s < seedCount; s++) {
-    const seed = seedSet.indices[s]!;
-    hops[seed] = 0;
-    active[activeCount++] = seed;
-  }
-  for (let head = 0; head < activeCount; head++) {
-    const u = active[head]!;
-    const nextHop = hops[u]! + 1;
-    if (nextHop > maxHops) continue;
-    for (let e = offsets[u]!, end = offsets[u + 1]!; e < end; e++) {
-      const v = neighbors[e]!;
-      if (hops[v] !== -1 || (allowed !== undefined && allowed[v] === 0)) continue;
-      hops[v] = nextHop;
-      active[activeCount++] = v;
-    }
-  }
+  const coverage = coverFromSeeds(transitions, seedSet.indices, hops, maxHops, allowed);
+  const { active, count: activeCount } = coverage;
 
   // Each node splits its moving mass over the neighbours inside the walk only:
   // share[u] = (1 − alpha) / (their total weight), or 0 for a dead end. Computed the first time
@@ -267,20 +325,7 @@ export function randomWalkWithRestart(adjacency: Adjacency, seeds: readonly Walk
   }
 
   const scores = current;
-  if (hubThreshold > 0) {
-    const { inOffsets } = adjacency;
-    for (let a = 0; a < activeCount; a++) {
-      const u = active[a]!;
-      const degree = inOffsets[u + 1]! - inOffsets[u]!;
-      if (degree > hubThreshold) scores[u]! /= Math.sqrt(degree / hubThreshold);
-    }
-  }
-  let max = 0;
-  for (let a = 0; a < activeCount; a++) {
-    const value = scores[active[a]!]!;
-    if (value > max) max = value;
-  }
-  if (max > 0) for (let a = 0; a < activeCount; a++) scores[active[a]!]! /= max;
+  normalizeScores(scores, coverage, adjacency.inOffsets, hubThreshold);
   return {
     scores,
     hops,

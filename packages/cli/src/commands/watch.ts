@@ -6,13 +6,17 @@ import { DEFAULT_SKIP_DIRECTORIES } from '@knowing/indexer';
 import type { IndexSummary } from '@knowing/indexer';
 import { booleanValue, positiveInteger, stringValue } from '../args.js';
 import { createChangeBatcher } from '../change-batcher.js';
+import type { ChangeBatcher } from '../change-batcher.js';
 import type { CommandContext } from '../command.js';
 import { CliError, ExitCode, toFailure, usageError } from '../errors.js';
+import type { Output } from '../io.js';
 import { serveAnswers } from '../answer-socket.js';
 import type { AnswerServer } from '../answer-socket.js';
 import { refreshIndex, refreshSettings, describeRefresh } from '../refresh.js';
+import type { RefreshSettings } from '../refresh.js';
 import { INDEX_DIRECTORY, displayPath, existingDirectory, refuseBroadRoot, resolveRepoRoot } from '../repo.js';
 import { locate } from '../session.js';
+import type { Location } from '../session.js';
 import { formatMs, plural } from '../text.js';
 
 /** Quiet time after the last file event before the batch is indexed. */
@@ -70,30 +74,55 @@ function isAbortError(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
 }
 
-export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
+/** What a watch run says: lines for a person on stderr, or one JSON event a line on stdout. */
+interface WatchReport {
+  readonly say: (text: string) => void;
+  readonly event: (value: Record<string, unknown>) => void;
+}
+
+function watchReport(ctx: CommandContext): WatchReport {
   const { out } = ctx;
+  const human = !out.quiet && !out.json;
+  return {
+    say: (text) => {
+      if (human) ctx.io.stderr.write(`knowing: ${text}\n`);
+    },
+    event: (value) => {
+      if (out.json) ctx.io.stdout.write(`${JSON.stringify(value)}\n`);
+    },
+  };
+}
+
+interface WatchSetup {
+  readonly root: string;
+  readonly location: Location;
+  readonly settings: RefreshSettings;
+  readonly debounceMs: number;
+  readonly poll: boolean;
+}
+
+async function watchSetup(ctx: CommandContext): Promise<WatchSetup> {
   const path = ctx.positionals[0];
   const root = path !== undefined ? existingDirectory(path, ctx.cwd, 'repository') : resolveRepoRoot(ctx.repo, ctx.cwd);
   refuseBroadRoot(root, booleanValue(ctx.values, 'force'));
   const location = await locate(ctx, root);
   const settings = refreshSettings(ctx, location, workersValue(stringValue(ctx.values, 'workers')));
   const debounceMs = delayValue(stringValue(ctx.values, 'debounce')) ?? DEFAULT_DEBOUNCE_MS;
-  const poll = booleanValue(ctx.values, 'poll');
-  const signal = ctx.io.signal;
-  const human = !out.quiet && !out.json;
-  const say = (text: string): void => {
-    if (human) ctx.io.stderr.write(`knowing: ${text}\n`);
-  };
-  const event = (value: Record<string, unknown>): void => {
-    if (out.json) ctx.io.stdout.write(`${JSON.stringify(value)}\n`);
-  };
+  return { root, location, settings, debounceMs, poll: booleanValue(ctx.values, 'poll') };
+}
 
-  const dbFiles = new Set(['', '-wal', '-shm', '-journal'].map((suffix) => `${location.dbPath}${suffix}`));
+/** Which paths the watch leaves alone, kept in step with what the index run skips. */
+interface WatchFilter {
+  /** Paths the watcher neither descends into nor reports. */
+  readonly ignored: (absolute: string) => boolean;
+  /** Follow the index's view of skipped directories: stop watching new ones, watch again freed ones. */
+  readonly followSkipped: (summary: IndexSummary, watcher: FSWatcher) => void;
+}
+
+function createWatchFilter(root: string, dbPath: string): WatchFilter {
+  const dbFiles = new Set(['', '-wal', '-shm', '-journal'].map((suffix) => `${dbPath}${suffix}`));
   const indexDirectory = join(root, INDEX_DIRECTORY);
   const skipNames = new Set(DEFAULT_SKIP_DIRECTORIES);
-  const gitDirectory = gitDirectoryOf(root);
-  const gitLock = gitDirectory ? join(gitDirectory, 'index.lock') : undefined;
-
   /**
    * Directories the last index run skipped (ignored by .gitignore or .knowingignore, dot
    * directories, node_modules and the like), repo-relative: their changes cannot change the
@@ -101,7 +130,6 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
    */
   let skippedDirectories = new Set<string>();
 
-  /** Paths the watcher neither descends into nor reports. */
   const ignored = (absolute: string): boolean => {
     if (dbFiles.has(absolute)) return true;
     const rel = relative(root, absolute);
@@ -118,8 +146,7 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
     return EDITOR_NOISE.some((pattern) => pattern.test(name));
   };
 
-  /** Follow the index's view of skipped directories: stop watching new ones, watch again freed ones. */
-  const followSkipped = (summary: IndexSummary): void => {
+  const followSkipped = (summary: IndexSummary, watcher: FSWatcher): void => {
     const next = new Set(
       summary.skipped.filter((s) => s.path.endsWith('/') && (s.reason === 'ignored' || s.reason === 'skipped_directory')).map((s) => s.path.slice(0, -1)),
     );
@@ -131,27 +158,31 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
     if (freed.length > 0) watcher.add(freed.map(toAbsolute));
   };
 
-  let runs = 0;
-  // The first run also prepares the walk's adjacency when nothing changed (a fresh index from
-  // an older knowing may lack it), as `knowing index` does.
-  const indexOnce = async (): Promise<IndexSummary> => {
-    const summary = await refreshIndex(settings, { ...(signal ? { signal } : {}), warm: runs++ === 0 });
-    followSkipped(summary);
-    return summary;
-  };
+  return { ignored, followSkipped };
+}
 
-  // A failed batch (the database locked by another writer, say) is retried once; after that,
-  // the next change tries again.
+/**
+ * The batcher's handler: index, then report the batch. A failed batch (the database locked by
+ * another writer, say) is handed to `retry` once; after that, the next change tries again.
+ */
+function batchHandler(
+  ctx: CommandContext,
+  report: WatchReport,
+  indexOnce: () => Promise<IndexSummary>,
+  retry: (paths: readonly string[]) => void,
+): (paths: readonly string[]) => Promise<void> {
+  const { out } = ctx;
+  const signal = ctx.io.signal;
   let retried = false;
-  const handle = async (paths: readonly string[]): Promise<void> => {
+  return async (paths) => {
     const started = ctx.now();
     try {
       const summary = await indexOnce();
       retried = false;
       const ms = ctx.now() - started;
-      say(`${clock(started)}  ${plural(paths.length, 'change')} (${namedPaths(paths)}) → ${describeRefresh(summary)} (${formatMs(ms)})`);
+      report.say(`${clock(started)}  ${plural(paths.length, 'change')} (${namedPaths(paths)}) → ${describeRefresh(summary)} (${formatMs(ms)})`);
       for (const warning of summary.warnings.slice(0, 3)) out.warn(warning);
-      event({
+      report.event({
         event: 'batch',
         changed: paths,
         parsed: summary.files.parsed,
@@ -165,25 +196,24 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
       if (isAbortError(error) || signal?.aborted) return;
       const failure = toFailure(error);
       out.warn(`indexing ${plural(paths.length, 'change')} failed: ${failure.message}${retried ? '; the next change tries again' : '; trying again shortly'}`);
-      event({ event: 'error', changed: paths, code: failure.code, message: failure.message });
+      report.event({ event: 'error', changed: paths, code: failure.code, message: failure.message });
       if (!retried) {
         retried = true;
-        for (const p of paths) batcher.add(p);
+        retry(paths);
       }
     }
   };
+}
 
-  const batcher = createChangeBatcher({
-    debounceMs,
-    maxWaitMs: debounceMs * MAX_WAIT_FACTOR,
-    // git writes index.lock for the length of a checkout, merge or rebase step: wait for it, so
-    // that a branch switch is indexed once, with every file in place.
-    busy: gitLock ? () => existsSync(gitLock) : undefined,
-    handle,
-    now: ctx.now,
-  });
-
-  // Watch first, then index: a change made during the first run is not lost.
+/** Watch the tree and hand every change the filter lets through to the batcher, repo-relative. */
+function watchTree(
+  root: string,
+  setup: Pick<WatchSetup, 'debounceMs' | 'poll'>,
+  ignored: WatchFilter['ignored'],
+  batcher: ChangeBatcher,
+  out: Output,
+): { readonly watcher: FSWatcher; readonly ready: Promise<void> } {
+  const { debounceMs, poll } = setup;
   const watcher: FSWatcher = watchFiles(root, {
     ignored,
     ignoreInitial: true,
@@ -213,6 +243,85 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
         : 'changes there may be missed; `knowing watch --poll` watches by polling instead';
     out.warn(`watching files failed: ${(error as Error).message ?? String(error)} — ${hint}`);
   });
+  return { watcher, ready };
+}
+
+/** The first index run, once the watcher is ready too; an interrupt before it ends is an interrupt of the command. */
+async function firstIndex(indexOnce: () => Promise<IndexSummary>, ready: Promise<void>, signal: AbortSignal | undefined): Promise<IndexSummary> {
+  try {
+    const [first] = await Promise.all([indexOnce(), ready]);
+    return first;
+  } catch (error) {
+    if (isAbortError(error) || signal?.aborted) {
+      throw new CliError(ExitCode.Interrupted, 'INTERRUPTED', 'interrupted before the first index was written; the index was left as it was');
+    }
+    throw error;
+  }
+}
+
+function announceReady(ctx: CommandContext, report: WatchReport, setup: WatchSetup, first: IndexSummary, ms: number, answers: AnswerServer | undefined): void {
+  const { root, location } = setup;
+  report.say(
+    `watching ${displayPath(root, ctx.cwd)} (index ${displayPath(location.dbPath, ctx.cwd)}: ${plural(first.files.discovered, 'file')}, ` +
+      `${plural(first.nodes, 'symbol')}, brought up to date in ${formatMs(ms)}); one line per batch of changes — Ctrl-C to stop`,
+  );
+  if (answers) report.say(`answering \`knowing context\` for this repository at ${displayPath(answers.path, ctx.cwd)}`);
+  report.event({
+    event: 'ready',
+    root,
+    database: location.dbPath,
+    files: first.files.discovered,
+    nodes: first.nodes,
+    edges: first.edges,
+    parsed: first.files.parsed,
+    ms,
+    ...(answers ? { socket: answers.path } : {}),
+  });
+}
+
+async function untilStopped(signal: AbortSignal | undefined): Promise<void> {
+  if (signal) {
+    await new Promise<void>((resolveStop) => {
+      if (signal.aborted) resolveStop();
+      else signal.addEventListener('abort', () => resolveStop(), { once: true });
+    });
+  } else {
+    await new Promise<never>(() => {}); // no way to stop it but ending the process
+  }
+}
+
+export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
+  const setup = await watchSetup(ctx);
+  const { root, location, settings, debounceMs } = setup;
+  const signal = ctx.io.signal;
+  const report = watchReport(ctx);
+  const filter = createWatchFilter(root, location.dbPath);
+  const gitDirectory = gitDirectoryOf(root);
+  const gitLock = gitDirectory ? join(gitDirectory, 'index.lock') : undefined;
+
+  let runs = 0;
+  // The first run also prepares the walk's adjacency when nothing changed (a fresh index from
+  // an older knowing may lack it), as `knowing index` does.
+  const indexOnce = async (): Promise<IndexSummary> => {
+    const summary = await refreshIndex(settings, { ...(signal ? { signal } : {}), warm: runs++ === 0 });
+    filter.followSkipped(summary, watcher);
+    return summary;
+  };
+
+  const batcher = createChangeBatcher({
+    debounceMs,
+    maxWaitMs: debounceMs * MAX_WAIT_FACTOR,
+    // git writes index.lock for the length of a checkout, merge or rebase step: wait for it, so
+    // that a branch switch is indexed once, with every file in place.
+    busy: gitLock ? () => existsSync(gitLock) : undefined,
+    handle: batchHandler(ctx, report, indexOnce, (paths) => {
+      for (const p of paths) batcher.add(p);
+    }),
+    now: ctx.now,
+  });
+
+  // Watch first, then index: a change made during the first run is not lost.
+  const { watcher, ready } = watchTree(root, setup, filter.ignored, batcher, ctx.out);
 
   let answers: AnswerServer | undefined;
   const finish = async (): Promise<void> => {
@@ -223,43 +332,12 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
 
   try {
     const started = ctx.now();
-    let first: IndexSummary;
-    try {
-      [first] = await Promise.all([indexOnce(), ready]);
-    } catch (error) {
-      if (isAbortError(error) || signal?.aborted) {
-        throw new CliError(ExitCode.Interrupted, 'INTERRUPTED', 'interrupted before the first index was written; the index was left as it was');
-      }
-      throw error;
-    }
+    const first = await firstIndex(indexOnce, ready, signal);
     const ms = ctx.now() - started;
     // From now on `knowing context` in this repository is answered here (see answer-socket.ts).
     answers = await serveAnswers(root);
-    say(
-      `watching ${displayPath(root, ctx.cwd)} (index ${displayPath(location.dbPath, ctx.cwd)}: ${plural(first.files.discovered, 'file')}, ` +
-        `${plural(first.nodes, 'symbol')}, brought up to date in ${formatMs(ms)}); one line per batch of changes — Ctrl-C to stop`,
-    );
-    if (answers) say(`answering \`knowing context\` for this repository at ${displayPath(answers.path, ctx.cwd)}`);
-    event({
-      event: 'ready',
-      root,
-      database: location.dbPath,
-      files: first.files.discovered,
-      nodes: first.nodes,
-      edges: first.edges,
-      parsed: first.files.parsed,
-      ms,
-      ...(answers ? { socket: answers.path } : {}),
-    });
-
-    if (signal) {
-      await new Promise<void>((resolveStop) => {
-        if (signal.aborted) resolveStop();
-        else signal.addEventListener('abort', () => resolveStop(), { once: true });
-      });
-    } else {
-      await new Promise<never>(() => {}); // no way to stop it but ending the process
-    }
+    announceReady(ctx, report, setup, first, ms, answers);
+    await untilStopped(signal);
   } catch (error) {
     await finish();
     throw error;
@@ -267,7 +345,7 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
   // Ctrl-C: an index run in flight stops before its write, so the index stays as the last
   // finished batch left it.
   await finish();
-  say('stopped; the index is complete and up to date with the last batch');
-  event({ event: 'stopped' });
+  report.say('stopped; the index is complete and up to date with the last batch');
+  report.event({ event: 'stopped' });
   return ExitCode.Interrupted;
 }
