@@ -1,10 +1,9 @@
+/** The in-memory store's two searches, ordered as the SQLite store orders them. */
 import { TEXT_COLUMNS, conceptTokens, countPhrase, indexTokens, parseQuery, phrasesOf } from './memory-text.js';
 import type { QueryNode } from './memory-text.js';
 import { compareText, invalid, limitOf, weightsOf, type MemoryState, type StoredNode } from './memory-state.js';
 import { LEXICAL_FIELDS } from './types.js';
 import type { GraphNode, LexicalSearchOptions, NodeId, TextColumn, TextHit, TextSearchOptions } from './types.js';
-
-/** The in-memory store's two searches, ordered as the SQLite store orders them. */
 
 const K1 = 1.2;
 const B = 0.75;

@@ -1,3 +1,7 @@
+/**
+ * What the in-memory store holds, shared by its reads, its batch writer and its searches.
+ * Internal: `@knowing/graph/memory` exports only the factory and its options.
+ */
 import { ErrorCode, KnowingError } from './errors.js';
 import { merkleRoot } from './identity.js';
 import { packageOf } from './names.js';
@@ -13,11 +17,6 @@ import type {
   TextColumn,
   VocabAssociation,
 } from './types.js';
-
-/**
- * What the in-memory store holds, shared by its reads, its batch writer and its searches.
- * Internal: `@knowing/graph/memory` exports only the factory and its options.
- */
 
 const SOURCE = 'graph';
 

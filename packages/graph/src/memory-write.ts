@@ -1,9 +1,8 @@
+/** The in-memory store's batch writer: the contract's write order over plain maps. */
 import { edgeKey, merkleRoot, snapshotId } from './identity.js';
 import { invalid, packageRootsOf, type LexicalEntry, type MemoryState } from './memory-state.js';
 import { LEXICAL_FIELDS } from './types.js';
 import type { FileWrite, GraphEdge, GraphNode, LexicalDocument, LexicalField, NodeId, OwnedEdges, WriteBatch, WriteResult } from './types.js';
-
-/** The in-memory store's batch writer: the contract's write order over plain maps. */
 
 const FILE_OWNER = 'file:';
 const PASS_OWNER = 'owner:';

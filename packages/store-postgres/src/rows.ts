@@ -1,7 +1,6 @@
+/** Rows as the store's queries select them, and what the contract returns for each. */
 import type { FileRecord, GraphEdge, GraphNode, LanguageId, NodeKind, Provenance } from '@knowing/graph';
 import { sql } from 'kysely';
-
-/** Rows as the store's queries select them, and what the contract returns for each. */
 
 export interface NodeRow {
   readonly id: string;

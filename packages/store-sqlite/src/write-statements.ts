@@ -1,12 +1,11 @@
-import type Database from 'better-sqlite3';
-import { ErrorCode, packageOf, type FileRecord, type RepoInfo, type WriteBatch } from '@knowing/graph';
-import { EDGE_WIDTH, FTS_WIDTH, LEXICAL_WIDTH, NODE_WIDTH } from './batch.js';
-import { storeError } from './errors.js';
-
 /**
  * The prepared statements of a writable connection, and the row helpers both batch writers
  * (the diffing one and the bulk load) share.
  */
+import type Database from 'better-sqlite3';
+import { ErrorCode, packageOf, type FileRecord, type RepoInfo, type WriteBatch } from '@knowing/graph';
+import { EDGE_WIDTH, FTS_WIDTH, LEXICAL_WIDTH, NODE_WIDTH } from './batch.js';
+import { storeError } from './errors.js';
 
 const NODE_VALUES = '@id, @name, @name_lower, @qualified_name, @kind, @language, @file, @package, @start_line, @end_line, @signature, @doc, @is_test, @external';
 const NODE_FIELDS = 'id, name, name_lower, qualified_name, kind, language, file, package, start_line, end_line, signature, doc, is_test, external';
