@@ -5,15 +5,19 @@ import {
   merkleRoot,
   packageOf,
   snapshotId,
+  type FileRecord,
+  type FileWrite,
   type GraphEdge,
   type GraphNode,
   type LexicalDocument,
+  type RepoInfo,
   type Snapshot,
   type WriteBatch,
   type WriteResult,
 } from '@knowing/graph';
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import { storeError } from './errors.js';
+import { asciiLower } from './rows.js';
 import { STAGE, type Tables } from './tables.js';
 import { columnTexts, fileColumns, searchDocument } from './text.js';
 
@@ -51,11 +55,6 @@ export function toSnapshot(row: SnapshotRow): Snapshot {
     nodeCount: Number(row.node_count),
     edgeCount: Number(row.edge_count),
   };
-}
-
-/** Lower-case ASCII only, as name lookups compare (`exact_ci`, `prefix`, `substring`). */
-export function asciiLower(text: string): string {
-  return text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
 }
 
 /** Last entry per key wins, in first-seen order. */
@@ -183,34 +182,56 @@ function slice<T>(values: readonly T[], at: number): T[] {
 
 const countOf = (rows: readonly { n?: unknown }[]): number => Number(rows[0]?.n ?? 0);
 
+type Run = <R = Record<string, unknown>>(query: ReturnType<typeof sql<R>>) => Promise<R[]>;
+
+/** One batch's transaction, and the counts of its write result that each step adds to. */
+interface BatchWrite {
+  readonly trx: Transaction<unknown>;
+  readonly t: Tables;
+  readonly run: Run;
+  readonly tally: { nodesWritten: number; nodesDeleted: number; edgesWritten: number; edgesDeleted: number };
+}
+
 /**
  * Apply one batch inside `trx` (the caller opened the transaction and took the repository's
  * write lock). `where` names the repository in error messages.
  */
 export async function writeBatch(trx: Transaction<unknown>, t: Tables, batch: WriteBatch, where: string): Promise<WriteResult> {
-  const run = async <R = Record<string, unknown>>(query: ReturnType<typeof sql<R>>): Promise<R[]> => (await query.execute(trx)).rows;
+  const run: Run = async (query) => (await query.execute(trx)).rows;
+  const w: BatchWrite = { trx, t, run, tally: { nodesWritten: 0, nodesDeleted: 0, edgesWritten: 0, edgesDeleted: 0 } };
 
-  // 0. Repository facts: a batch for another repository is refused unless it replaces every file.
   const deleted = [...new Set(batch.deleteFiles ?? [])];
-  if (batch.repo !== undefined) {
-    const repo = batch.repo;
-    const stored = await run<{ id: string }>(sql`SELECT id FROM ${t.repo} WHERE slot = 1`);
-    if (stored[0] !== undefined && stored[0].id !== repo.id) {
-      const kept = await run<{ n: number }>(sql`SELECT count(*)::int AS n FROM ${t.files} WHERE NOT (path = ANY(${deleted}::text[]))`);
-      if (countOf(kept) > 0) {
-        throw storeError(
-          ErrorCode.InvalidArgument,
-          `${where} holds repository '${stored[0].id}' but the batch is for '${repo.id}'`,
-          're-index in full to rebuild it under the new identity, or open another repository of the database',
-        );
-      }
-    }
-    await run(sql`
-      INSERT INTO ${t.repo} (slot, id, root, commit_sha, indexed_at) VALUES (1, ${repo.id}, ${repo.root}, ${repo.commit}, ${repo.indexedAt})
-      ON CONFLICT (slot) DO UPDATE SET id = excluded.id, root = excluded.root, commit_sha = excluded.commit_sha, indexed_at = excluded.indexed_at`);
-  }
+  if (batch.repo !== undefined) await putRepo(w, batch.repo, deleted, where);
+  const writes = lastWins(batch.files, (f) => f.file.path);
+  const staged = await stageBatch(w, batch, writes);
+  await removeGone(w, deleted, writes.map((f) => f.file.path));
+  await putFiles(w, writes.map((f) => f.file));
+  if (staged.nodes.size > 0) await writeNodes(w, staged.nodes);
+  if (staged.edges.owners.length > 0) await replaceOwnedEdges(w, staged.edges.owners);
+  await prunePlaceholders(w);
+  return commitSnapshot(w);
+}
 
-  // 1. Stage the batch.
+/** 0. Repository facts: a batch for another repository is refused unless it replaces every file. */
+async function putRepo({ t, run }: BatchWrite, repo: RepoInfo, deleted: readonly string[], where: string): Promise<void> {
+  const stored = await run<{ id: string }>(sql`SELECT id FROM ${t.repo} WHERE slot = 1`);
+  if (stored[0] !== undefined && stored[0].id !== repo.id) {
+    const kept = await run<{ n: number }>(sql`SELECT count(*)::int AS n FROM ${t.files} WHERE NOT (path = ANY(${deleted}::text[]))`);
+    if (countOf(kept) > 0) {
+      throw storeError(
+        ErrorCode.InvalidArgument,
+        `${where} holds repository '${stored[0].id}' but the batch is for '${repo.id}'`,
+        're-index in full to rebuild it under the new identity, or open another repository of the database',
+      );
+    }
+  }
+  await run(sql`
+    INSERT INTO ${t.repo} (slot, id, root, commit_sha, indexed_at) VALUES (1, ${repo.id}, ${repo.root}, ${repo.commit}, ${repo.indexedAt})
+    ON CONFLICT (slot) DO UPDATE SET id = excluded.id, root = excluded.root, commit_sha = excluded.commit_sha, indexed_at = excluded.indexed_at`);
+}
+
+/** 1. Copy the batch into the staging tables. */
+async function stageBatch({ trx, run }: BatchWrite, batch: WriteBatch, writes: readonly FileWrite[]) {
   await sql
     .raw(
       `CREATE TEMP TABLE knowing_stage_nodes (
@@ -227,8 +248,6 @@ export async function writeBatch(trx: Transaction<unknown>, t: Tables, batch: Wr
     )
     .execute(trx);
 
-  const writes = lastWins(batch.files, (w) => w.file.path);
-  const written = writes.map((w) => w.file.path);
   const staged = new StagedNodes();
   const fileNodeIds = new Set<string>();
   // A node written by several files of the batch belongs to the last of them.
@@ -276,30 +295,31 @@ export async function writeBatch(trx: Transaction<unknown>, t: Tables, batch: Wr
   }
   // Fresh temporary tables have no statistics; the joins below plan better with them.
   if (staged.size > 0) await sql.raw('ANALYZE pg_temp.knowing_stage_nodes, pg_temp.knowing_stage_lexical, pg_temp.knowing_stage_edges').execute(trx);
+  return { nodes: staged, edges };
+}
 
-  let nodesWritten = 0;
-  let nodesDeleted = 0;
-  let edgesWritten = 0;
-  let edgesDeleted = 0;
+/** Remove the edges `from` selects (a `FROM … WHERE` over `edges e`), accounting for each. */
+async function removeEdges({ t, run, tally }: BatchWrite, from: RawBuilder<unknown>): Promise<void> {
+  const rows = await run<{ n: number }>(sql`
+    WITH gone AS (DELETE FROM ${t.edges} e ${from} RETURNING e.src, e.type, e.dst),
+    dirty AS (
+      INSERT INTO ${STAGE.dirty} (package, type) SELECT DISTINCT s.package, g.type FROM gone g JOIN ${t.nodes} s ON s.seq = g.src
+      ON CONFLICT DO NOTHING),
+    prune AS (
+      INSERT INTO ${STAGE.prune} (seq)
+      SELECT n.seq FROM (SELECT src AS seq FROM gone UNION SELECT dst FROM gone) g JOIN ${t.nodes} n ON n.seq = g.seq
+      WHERE n.external ON CONFLICT DO NOTHING)
+    SELECT count(*)::int AS n FROM gone`);
+  tally.edgesDeleted += countOf(rows);
+}
 
-  /** Remove the edges `from` selects (a `FROM … WHERE` over `edges e`), accounting for each. */
-  const removeEdges = async (from: ReturnType<typeof sql>): Promise<void> => {
-    const rows = await run<{ n: number }>(sql`
-      WITH gone AS (DELETE FROM ${t.edges} e ${from} RETURNING e.src, e.type, e.dst),
-      dirty AS (
-        INSERT INTO ${STAGE.dirty} (package, type) SELECT DISTINCT s.package, g.type FROM gone g JOIN ${t.nodes} s ON s.seq = g.src
-        ON CONFLICT DO NOTHING),
-      prune AS (
-        INSERT INTO ${STAGE.prune} (seq)
-        SELECT n.seq FROM (SELECT src AS seq FROM gone UNION SELECT dst FROM gone) g JOIN ${t.nodes} n ON n.seq = g.seq
-        WHERE n.external ON CONFLICT DO NOTHING)
-      SELECT count(*)::int AS n FROM gone`);
-    edgesDeleted += countOf(rows);
-  };
-
-  // 2. What goes: the nodes of deleted files, the nodes of written files absent from the batch
-  // (a node written by another file of the batch moved there and stays), the edges of both
-  // and the edges the deleted files owned.
+/**
+ * 2. What goes: the nodes of deleted files, the nodes of written files absent from the batch
+ * (a node written by another file of the batch moved there and stays), the edges of both
+ * and the edges the deleted files owned.
+ */
+async function removeGone(w: BatchWrite, deleted: readonly string[], written: readonly string[]): Promise<void> {
+  const { t, run, tally } = w;
   if (deleted.length > 0) {
     await run(sql`INSERT INTO ${STAGE.doomed} SELECT seq FROM ${t.nodes} WHERE file = ANY(${deleted}::text[])`);
   }
@@ -310,127 +330,131 @@ export async function writeBatch(trx: Transaction<unknown>, t: Tables, batch: Wr
         AND NOT EXISTS (SELECT 1 FROM ${STAGE.nodes} s WHERE s.id = n.id)
       ON CONFLICT DO NOTHING`);
   }
-  await removeEdges(sql`USING ${STAGE.doomed} d WHERE e.src = d.seq`);
-  await removeEdges(sql`USING ${STAGE.doomed} d WHERE e.dst = d.seq`);
+  await removeEdges(w, sql`USING ${STAGE.doomed} d WHERE e.src = d.seq`);
+  await removeEdges(w, sql`USING ${STAGE.doomed} d WHERE e.dst = d.seq`);
   if (deleted.length > 0) {
     const owners = deleted.map((p) => FILE_OWNER + p);
-    await removeEdges(sql`USING ${t.owners} o WHERE e.owner = o.id AND o.name = ANY(${owners}::text[])`);
+    await removeEdges(w, sql`USING ${t.owners} o WHERE e.owner = o.id AND o.name = ANY(${owners}::text[])`);
     await run(sql`DELETE FROM ${t.owners} WHERE name = ANY(${owners}::text[])`);
   }
   await run(sql`DELETE FROM ${t.lexical_terms} l USING ${STAGE.doomed} d WHERE l.seq = d.seq`);
-  nodesDeleted += countOf(
+  tally.nodesDeleted += countOf(
     await run<{ n: number }>(sql`
       WITH gone AS (DELETE FROM ${t.nodes} n USING ${STAGE.doomed} d WHERE n.seq = d.seq RETURNING 1)
       SELECT count(*)::int AS n FROM gone`),
   );
   if (deleted.length > 0) await run(sql`DELETE FROM ${t.files} WHERE path = ANY(${deleted}::text[])`);
+}
 
-  // 3. File records.
-  if (writes.length > 0) {
-    const f = writes.map((w) => w.file);
+/** 3. File records. */
+async function putFiles({ t, run }: BatchWrite, f: readonly FileRecord[]): Promise<void> {
+  if (f.length === 0) return;
+  await run(sql`
+    INSERT INTO ${t.files} (path, language, content_hash, size_bytes, indexed_at, syntax_errors, package)
+    SELECT * FROM unnest(${f.map((x) => x.path)}::text[], ${f.map((x) => x.language)}::text[], ${f.map((x) => x.contentHash)}::text[],
+      ${f.map((x) => x.sizeBytes)}::bigint[], ${f.map((x) => x.indexedAt)}::bigint[], ${f.map((x) => x.syntaxErrors)}::int[],
+      ${f.map((x) => packageOf(x.path))}::text[])
+    ON CONFLICT (path) DO UPDATE SET language = excluded.language, content_hash = excluded.content_hash, size_bytes = excluded.size_bytes,
+      indexed_at = excluded.indexed_at, syntax_errors = excluded.syntax_errors, package = excluded.package`);
+}
+
+/** 4–7. The staged nodes, their Merkle moves, search documents and lexical documents. */
+async function writeNodes({ t, run, tally }: BatchWrite, staged: StagedNodes): Promise<void> {
+  // 4. A node moving to another package moves its out-edges to other Merkle groups.
+  await run(sql`
+    INSERT INTO ${STAGE.dirty} (package, type)
+    SELECT DISTINCT p.package, e.type
+    FROM ${STAGE.nodes} s JOIN ${t.nodes} n ON n.id = s.id AND n.package <> s.package AND (NOT s.external OR n.external)
+    JOIN ${t.edges} e ON e.src = n.seq
+    CROSS JOIN LATERAL (VALUES (n.package), (s.package)) AS p(package)
+    ON CONFLICT DO NOTHING`);
+
+  // 5. Nodes: inserted, or updated when something changed (placeholders only update placeholders).
+  tally.nodesWritten += countOf(
+    await run<{ n: number }>(sql`
+      WITH up AS (
+        INSERT INTO ${t.nodes} AS n (id, name, name_lower, qualified_name, kind, language, file, package, start_line, end_line, signature, doc, is_test, external)
+        SELECT id, name, name_lower, qualified_name, kind, language, file, package, start_line, end_line, signature, doc, is_test, external
+        FROM ${STAGE.nodes}
+        ON CONFLICT (id) DO UPDATE SET name = excluded.name, name_lower = excluded.name_lower, qualified_name = excluded.qualified_name,
+          kind = excluded.kind, language = excluded.language, file = excluded.file, package = excluded.package,
+          start_line = excluded.start_line, end_line = excluded.end_line, signature = excluded.signature, doc = excluded.doc,
+          is_test = excluded.is_test, external = excluded.external
+        WHERE (NOT excluded.external OR n.external)
+          AND (n.name, n.qualified_name, n.kind, n.language, n.file, n.start_line, n.end_line, n.signature, n.doc, n.is_test, n.external)
+            IS DISTINCT FROM (excluded.name, excluded.qualified_name, excluded.kind, excluded.language, excluded.file, excluded.start_line,
+              excluded.end_line, excluded.signature, excluded.doc, excluded.is_test, excluded.external)
+        RETURNING 1)
+      SELECT count(*)::int AS n FROM up`),
+  );
+  // A placeholder nothing points at is pruned below.
+  await run(sql`
+    INSERT INTO ${STAGE.prune} (seq) SELECT n.seq FROM ${STAGE.nodes} s JOIN ${t.nodes} n ON n.id = s.id
+    WHERE s.external AND n.external ON CONFLICT DO NOTHING`);
+
+  // 6. Search documents of the written symbols, rewritten only when their text changed.
+  await run(sql`
+    INSERT INTO ${t.search_docs} AS d (seq, tsv, len)
+    SELECT n.seq, s.tsv::tsvector, s.tsv_len FROM ${STAGE.nodes} s JOIN ${t.nodes} n ON n.id = s.id WHERE NOT s.external
+    ON CONFLICT (seq) DO UPDATE SET tsv = excluded.tsv, len = excluded.len
+    WHERE d.tsv IS DISTINCT FROM excluded.tsv OR d.len <> excluded.len`);
+
+  // 7. A file write replaces the lexical documents of all its nodes.
+  await run(sql`
+    DELETE FROM ${t.lexical_terms} l USING ${STAGE.nodes} s JOIN ${t.nodes} n ON n.id = s.id
+    WHERE l.seq = n.seq AND NOT s.external`);
+  await run(sql`
+    DELETE FROM ${t.lexical_docs} l USING ${STAGE.nodes} s JOIN ${t.nodes} n ON n.id = s.id
+    WHERE l.seq = n.seq AND NOT s.external`);
+  await run(sql`
+    INSERT INTO ${t.lexical_docs} (seq, len)
+    SELECT n.seq, s.lexical_len FROM ${STAGE.nodes} s JOIN ${t.nodes} n ON n.id = s.id WHERE NOT s.external AND s.lexical_len IS NOT NULL`);
+  if (staged.lexical.id.length > 0) {
     await run(sql`
-      INSERT INTO ${t.files} (path, language, content_hash, size_bytes, indexed_at, syntax_errors, package)
-      SELECT * FROM unnest(${f.map((x) => x.path)}::text[], ${f.map((x) => x.language)}::text[], ${f.map((x) => x.contentHash)}::text[],
-        ${f.map((x) => x.sizeBytes)}::bigint[], ${f.map((x) => x.indexedAt)}::bigint[], ${f.map((x) => x.syntaxErrors)}::int[],
-        ${f.map((x) => packageOf(x.path))}::text[])
-      ON CONFLICT (path) DO UPDATE SET language = excluded.language, content_hash = excluded.content_hash, size_bytes = excluded.size_bytes,
-        indexed_at = excluded.indexed_at, syntax_errors = excluded.syntax_errors, package = excluded.package`);
+      INSERT INTO ${t.lexical_terms} (term, seq, tf_name, tf_path, tf_signature, tf_doc, tf_body, tf_members)
+      SELECT l.term, n.seq, l.tf_name, l.tf_path, l.tf_signature, l.tf_doc, l.tf_body, l.tf_members
+      FROM ${STAGE.lexical} l JOIN ${t.nodes} n ON n.id = l.id
+      ORDER BY l.term, n.seq`);
   }
+}
 
-  if (staged.size > 0) {
-    // 4. A node moving to another package moves its out-edges to other Merkle groups.
-    await run(sql`
-      INSERT INTO ${STAGE.dirty} (package, type)
-      SELECT DISTINCT p.package, e.type
-      FROM ${STAGE.nodes} s JOIN ${t.nodes} n ON n.id = s.id AND n.package <> s.package AND (NOT s.external OR n.external)
-      JOIN ${t.edges} e ON e.src = n.seq
-      CROSS JOIN LATERAL (VALUES (n.package), (s.package)) AS p(package)
-      ON CONFLICT DO NOTHING`);
+/** 8. Edges: each written owner's set is replaced; edges whose endpoint does not exist are dropped. */
+async function replaceOwnedEdges(w: BatchWrite, owners: readonly string[]): Promise<void> {
+  const { trx, t, run, tally } = w;
+  await run(sql`
+    INSERT INTO ${t.owners} (name) SELECT DISTINCT unnest(${owners}::text[]) ON CONFLICT (name) DO NOTHING`);
+  await sql
+    .raw(
+      `CREATE TEMP TABLE knowing_stage_resolved (src bigint, type text COLLATE "C", dst bigint, confidence float8, provenance text, line int, owner int,
+         PRIMARY KEY (src, type, dst)) ON COMMIT DROP`,
+    )
+    .execute(trx);
+  await run(sql`
+    INSERT INTO ${STAGE.resolved}
+    SELECT s.seq, e.type, t.seq, e.confidence, e.provenance, e.line, o.id
+    FROM ${STAGE.edges} e JOIN ${t.nodes} s ON s.id = e.source JOIN ${t.nodes} t ON t.id = e.target JOIN ${t.owners} o ON o.name = e.owner`);
+  await removeEdges(w, sql`
+    USING ${t.owners} o WHERE e.owner = o.id AND o.name = ANY(${owners}::text[])
+      AND NOT EXISTS (SELECT 1 FROM ${STAGE.resolved} r WHERE r.src = e.src AND r.type = e.type AND r.dst = e.dst)`);
+  tally.edgesWritten += countOf(
+    await run<{ n: number }>(sql`
+      WITH up AS (
+        INSERT INTO ${t.edges} AS e (src, type, dst, confidence, provenance, line, owner)
+        SELECT src, type, dst, confidence, provenance, line, owner FROM ${STAGE.resolved}
+        ON CONFLICT (src, type, dst) DO UPDATE SET confidence = excluded.confidence, provenance = excluded.provenance,
+          line = excluded.line, owner = excluded.owner
+        WHERE (e.confidence, e.provenance, e.line, e.owner) IS DISTINCT FROM (excluded.confidence, excluded.provenance, excluded.line, excluded.owner)
+        RETURNING e.src, e.type, (xmax = 0) AS inserted),
+      dirty AS (
+        INSERT INTO ${STAGE.dirty} (package, type) SELECT DISTINCT n.package, up.type FROM up JOIN ${t.nodes} n ON n.seq = up.src
+        WHERE up.inserted ON CONFLICT DO NOTHING)
+      SELECT count(*)::int AS n FROM up`),
+  );
+}
 
-    // 5. Nodes: inserted, or updated when something changed (placeholders only update placeholders).
-    nodesWritten += countOf(
-      await run<{ n: number }>(sql`
-        WITH up AS (
-          INSERT INTO ${t.nodes} AS n (id, name, name_lower, qualified_name, kind, language, file, package, start_line, end_line, signature, doc, is_test, external)
-          SELECT id, name, name_lower, qualified_name, kind, language, file, package, start_line, end_line, signature, doc, is_test, external
-          FROM ${STAGE.nodes}
-          ON CONFLICT (id) DO UPDATE SET name = excluded.name, name_lower = excluded.name_lower, qualified_name = excluded.qualified_name,
-            kind = excluded.kind, language = excluded.language, file = excluded.file, package = excluded.package,
-            start_line = excluded.start_line, end_line = excluded.end_line, signature = excluded.signature, doc = excluded.doc,
-            is_test = excluded.is_test, external = excluded.external
-          WHERE (NOT excluded.external OR n.external)
-            AND (n.name, n.qualified_name, n.kind, n.language, n.file, n.start_line, n.end_line, n.signature, n.doc, n.is_test, n.external)
-              IS DISTINCT FROM (excluded.name, excluded.qualified_name, excluded.kind, excluded.language, excluded.file, excluded.start_line,
-                excluded.end_line, excluded.signature, excluded.doc, excluded.is_test, excluded.external)
-          RETURNING 1)
-        SELECT count(*)::int AS n FROM up`),
-    );
-    // A placeholder nothing points at is pruned below.
-    await run(sql`
-      INSERT INTO ${STAGE.prune} (seq) SELECT n.seq FROM ${STAGE.nodes} s JOIN ${t.nodes} n ON n.id = s.id
-      WHERE s.external AND n.external ON CONFLICT DO NOTHING`);
-
-    // 6. Search documents of the written symbols, rewritten only when their text changed.
-    await run(sql`
-      INSERT INTO ${t.search_docs} AS d (seq, tsv, len)
-      SELECT n.seq, s.tsv::tsvector, s.tsv_len FROM ${STAGE.nodes} s JOIN ${t.nodes} n ON n.id = s.id WHERE NOT s.external
-      ON CONFLICT (seq) DO UPDATE SET tsv = excluded.tsv, len = excluded.len
-      WHERE d.tsv IS DISTINCT FROM excluded.tsv OR d.len <> excluded.len`);
-
-    // 7. A file write replaces the lexical documents of all its nodes.
-    await run(sql`
-      DELETE FROM ${t.lexical_terms} l USING ${STAGE.nodes} s JOIN ${t.nodes} n ON n.id = s.id
-      WHERE l.seq = n.seq AND NOT s.external`);
-    await run(sql`
-      DELETE FROM ${t.lexical_docs} l USING ${STAGE.nodes} s JOIN ${t.nodes} n ON n.id = s.id
-      WHERE l.seq = n.seq AND NOT s.external`);
-    await run(sql`
-      INSERT INTO ${t.lexical_docs} (seq, len)
-      SELECT n.seq, s.lexical_len FROM ${STAGE.nodes} s JOIN ${t.nodes} n ON n.id = s.id WHERE NOT s.external AND s.lexical_len IS NOT NULL`);
-    if (lx.id.length > 0) {
-      await run(sql`
-        INSERT INTO ${t.lexical_terms} (term, seq, tf_name, tf_path, tf_signature, tf_doc, tf_body, tf_members)
-        SELECT l.term, n.seq, l.tf_name, l.tf_path, l.tf_signature, l.tf_doc, l.tf_body, l.tf_members
-        FROM ${STAGE.lexical} l JOIN ${t.nodes} n ON n.id = l.id
-        ORDER BY l.term, n.seq`);
-    }
-  }
-
-  // 8. Edges: each written owner's set is replaced; edges whose endpoint does not exist are dropped.
-  if (edges.owners.length > 0) {
-    await run(sql`
-      INSERT INTO ${t.owners} (name) SELECT DISTINCT unnest(${edges.owners}::text[]) ON CONFLICT (name) DO NOTHING`);
-    await sql
-      .raw(
-        `CREATE TEMP TABLE knowing_stage_resolved (src bigint, type text COLLATE "C", dst bigint, confidence float8, provenance text, line int, owner int,
-           PRIMARY KEY (src, type, dst)) ON COMMIT DROP`,
-      )
-      .execute(trx);
-    await run(sql`
-      INSERT INTO ${STAGE.resolved}
-      SELECT s.seq, e.type, t.seq, e.confidence, e.provenance, e.line, o.id
-      FROM ${STAGE.edges} e JOIN ${t.nodes} s ON s.id = e.source JOIN ${t.nodes} t ON t.id = e.target JOIN ${t.owners} o ON o.name = e.owner`);
-    await removeEdges(sql`
-      USING ${t.owners} o WHERE e.owner = o.id AND o.name = ANY(${edges.owners}::text[])
-        AND NOT EXISTS (SELECT 1 FROM ${STAGE.resolved} r WHERE r.src = e.src AND r.type = e.type AND r.dst = e.dst)`);
-    edgesWritten += countOf(
-      await run<{ n: number }>(sql`
-        WITH up AS (
-          INSERT INTO ${t.edges} AS e (src, type, dst, confidence, provenance, line, owner)
-          SELECT src, type, dst, confidence, provenance, line, owner FROM ${STAGE.resolved}
-          ON CONFLICT (src, type, dst) DO UPDATE SET confidence = excluded.confidence, provenance = excluded.provenance,
-            line = excluded.line, owner = excluded.owner
-          WHERE (e.confidence, e.provenance, e.line, e.owner) IS DISTINCT FROM (excluded.confidence, excluded.provenance, excluded.line, excluded.owner)
-          RETURNING e.src, e.type, (xmax = 0) AS inserted),
-        dirty AS (
-          INSERT INTO ${STAGE.dirty} (package, type) SELECT DISTINCT n.package, up.type FROM up JOIN ${t.nodes} n ON n.seq = up.src
-          WHERE up.inserted ON CONFLICT DO NOTHING)
-        SELECT count(*)::int AS n FROM up`),
-    );
-  }
-
-  // 9. Placeholders no edge touches any more.
-  nodesDeleted += countOf(
+/** 9. Placeholders no edge touches any more. */
+async function prunePlaceholders({ t, run, tally }: BatchWrite): Promise<void> {
+  tally.nodesDeleted += countOf(
     await run<{ n: number }>(sql`
       WITH gone AS (
         DELETE FROM ${t.nodes} n USING ${STAGE.prune} p
@@ -440,8 +464,11 @@ export async function writeBatch(trx: Transaction<unknown>, t: Tables, batch: Wr
         RETURNING 1)
       SELECT count(*)::int AS n FROM gone`),
   );
+}
 
-  // 10. Merkle roots of the touched groups, then the snapshot.
+/** 10. Merkle roots of the touched groups, then the snapshot. */
+async function commitSnapshot({ t, run, tally }: BatchWrite): Promise<WriteResult> {
+  const { nodesWritten, edgesWritten, nodesDeleted, edgesDeleted } = tally;
   const dirty = await run<{ package: string; type: string }>(sql`SELECT package, type FROM ${STAGE.dirty}`);
   const changed = nodesWritten + nodesDeleted + edgesWritten + edgesDeleted > 0 || dirty.length > 0;
   const previous = (
@@ -480,8 +507,6 @@ function parseTextArray(text: string | null): string[] {
   if (text === null || text === '{}') return [];
   return text.slice(1, -1).split(',');
 }
-
-type Run = <R = Record<string, unknown>>(query: ReturnType<typeof sql<R>>) => Promise<R[]>;
 
 /**
  * Level 1: the root of each dirty (package, edge type) group over its edges' keys, read back

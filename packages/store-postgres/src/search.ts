@@ -1,0 +1,118 @@
+import { ErrorCode, type LexicalSearchOptions, type TextHit, type TextSearchOptions } from '@knowing/graph';
+import { sql } from 'kysely';
+import type { StoreCore } from './core.js';
+import { TEXT_COLUMNS } from './defaults.js';
+import { storeError } from './errors.js';
+import { lexicalWeights, limitOf, listParam, mergeWeights } from './options.js';
+import { QuerySyntaxError, parseQuery } from './query.js';
+import { bm25, lexemesOf, parseHits } from './rank.js';
+import { NODE_COLUMNS, asciiLower, toNode, type NodeRow } from './rows.js';
+import type { PostgresGraphStore } from './types.js';
+
+const DEFAULT_SEARCH_LIMIT = 30;
+const DEFAULT_LEXICAL_LIMIT = 50;
+
+/** `search` (the FTS5 query subset over `search_docs`, see query.ts and rank.ts) and `lexicalSearch`. */
+export function textSearches(core: StoreCore): Pick<PostgresGraphStore, 'search' | 'lexicalSearch'> {
+  return {
+    search: (query: string, options?: TextSearchOptions) => core.run('search', () => searchText(core, query, options)),
+    lexicalSearch: (terms: readonly string[], options?: LexicalSearchOptions) => core.run('lexicalSearch', () => searchLexical(core, terms, options)),
+  };
+}
+
+/** Matches are counted and read over one snapshot, then scored here by BM25 over their positions. */
+async function searchText({ t, settings, target, snapshotRead }: StoreCore, query: string, options: TextSearchOptions | undefined): Promise<TextHit[]> {
+  if (typeof query !== 'string') throw storeError(ErrorCode.InvalidArgument, `${target.where}: search query must be a string`);
+  const weights = mergeWeights(settings.columnWeights, options?.columnWeights, `${target.where}: search columnWeights`);
+  const limit = limitOf(options?.limit, DEFAULT_SEARCH_LIMIT, 'search') ?? DEFAULT_SEARCH_LIMIT;
+  if (query.trim() === '' || limit === 0) return [];
+  let parsed;
+  try {
+    parsed = parseQuery(query);
+  } catch (error) {
+    if (!(error instanceof QuerySyntaxError)) throw error;
+    throw storeError(
+      ErrorCode.InvalidArgument,
+      `${target.where}: malformed full-text query ${JSON.stringify(query)}: ${error.message}`,
+      `quote terms with special characters ("like:this") and use only the columns ${TEXT_COLUMNS.join(', ')}`,
+      error,
+    );
+  }
+  if (parsed.tsquery === null) return [];
+  const kinds = listParam(options?.kinds);
+  const { exact, prefixes } = lexemesOf(parsed.phrases);
+  const phraseQueries = parsed.phraseQueries.map((q) => q ?? `'-'`);
+  return snapshotRead(async (read) => {
+    const counts = phraseQueries.map((q, i) => sql`count(*) FILTER (WHERE tsv @@ ${q}::tsquery)::int AS ${sql.id(`p${i}`)}`);
+    const [stats] = await read<Record<string, number>>(sql`
+      SELECT st.search_docs::float8 AS docs, st.search_tokens::float8 AS tokens, m.*
+      FROM ${t.stats} st CROSS JOIN (
+        SELECT ${sql.join(counts)} FROM ${t.search_docs} WHERE tsv @@ ${`(${phraseQueries.join(') | (')})`}::tsquery
+      ) m`);
+    const matches = await read<{ seq: string; len: number; hits: string | null }>(sql`
+      SELECT d.seq::text AS seq, d.len,
+        (SELECT string_agg(u.lexeme || '=' || array_to_string(u.positions, ','), ';') FROM unnest(d.tsv) u
+         WHERE u.lexeme = ANY(${exact}::text[]) OR u.lexeme ^@ ANY(${prefixes}::text[])) AS hits
+      FROM ${t.search_docs} d
+      ${kinds === null ? sql`` : sql`JOIN ${t.nodes} n ON n.seq = d.seq AND n.kind = ANY(${kinds}::text[])`}
+      WHERE d.tsv @@ ${parsed.tsquery}::tsquery`);
+    if (matches.length === 0 || stats === undefined) return [];
+    const corpus = {
+      documents: stats['docs'] ?? 0,
+      tokens: stats['tokens'] ?? 0,
+      phraseDocuments: parsed.phrases.map((_, i) => stats[`p${i}`] ?? 0),
+    };
+    const scored = matches.map((m) => ({ seq: m.seq, score: bm25(parsed.phrases, parseHits(m.hits), m.len, corpus, weights) }));
+    // Best first; ties in the order the symbols were first stored.
+    scored.sort((a, b) => b.score - a.score || a.seq.length - b.seq.length || (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
+    const top = scored.slice(0, limit);
+    const found = await read<NodeRow & { seq: string }>(sql`
+      SELECT n.seq::text AS seq, ${NODE_COLUMNS} FROM ${t.nodes} n WHERE n.seq = ANY(${top.map((s) => s.seq)}::bigint[])`);
+    const bySeq = new Map(found.map((row) => [row.seq, toNode(row)]));
+    return top.flatMap(({ seq, score }) => {
+      const node = bySeq.get(seq);
+      return node === undefined ? [] : [{ node, score }];
+    });
+  });
+}
+
+/** Okapi BM25 over the lexical terms, scored in one statement. */
+async function searchLexical({ t, target, rows }: StoreCore, terms: readonly string[], options: LexicalSearchOptions | undefined): Promise<TextHit[]> {
+  if (!Array.isArray(terms)) throw storeError(ErrorCode.InvalidArgument, `${target.where}: lexicalSearch: terms must be an array of strings`);
+  const distinct = new Set<string>();
+  for (const term of terms) {
+    if (typeof term !== 'string') throw storeError(ErrorCode.InvalidArgument, `${target.where}: lexicalSearch: terms must be strings, got ${typeof term}`);
+    const folded = asciiLower(term.trim());
+    if (folded !== '') distinct.add(folded);
+  }
+  const w = lexicalWeights(options?.fieldWeights, `${target.where}: lexicalSearch fieldWeights`);
+  const limit = limitOf(options?.limit, DEFAULT_LEXICAL_LIMIT, 'lexicalSearch');
+  if (distinct.size === 0 || limit === 0) return [];
+  const kinds = listParam(options?.kinds);
+  // Okapi BM25 (k1 1.2, b 0.75) with idf ln(1 + (N − n + 0.5) / (n + 0.5)); each field's
+  // occurrences count its weight; the length is the whole document's, over the average.
+  const found = await rows<NodeRow & { score: number }>(sql`
+    WITH q AS (SELECT DISTINCT unnest(${[...distinct]}::text[]) AS term),
+    st AS (
+      SELECT lexical_docs::float8 AS n,
+        CASE WHEN lexical_docs > 0 THEN lexical_tokens::float8 / lexical_docs ELSE 0 END AS avgdl
+      FROM ${t.stats}),
+    df AS (SELECT l.term, count(*)::float8 AS df FROM ${t.lexical_terms} l JOIN q ON q.term = l.term GROUP BY l.term),
+    scored AS (
+      SELECT l.seq, sum(
+        ln(1 + (st.n - df.df + 0.5) / (df.df + 0.5)) * f.tf * 2.2
+        / (f.tf + 1.2 * (0.25 + 0.75 * CASE WHEN st.avgdl > 0 THEN d.len / st.avgdl ELSE 0 END))) AS score
+      FROM ${t.lexical_terms} l JOIN df ON df.term = l.term JOIN ${t.lexical_docs} d ON d.seq = l.seq CROSS JOIN st
+      CROSS JOIN LATERAL (
+        SELECT (l.tf_name * ${w[0]}::float8 + l.tf_path * ${w[1]}::float8 + l.tf_signature * ${w[2]}::float8
+          + l.tf_doc * ${w[3]}::float8 + l.tf_body * ${w[4]}::float8 + l.tf_members * ${w[5]}::float8) AS tf) f
+      WHERE f.tf > 0
+      GROUP BY l.seq)
+    SELECT ${NODE_COLUMNS}, round(s.score::numeric, 9)::float8 AS score
+    FROM scored s JOIN ${t.nodes} n ON n.seq = s.seq
+    WHERE s.score > 0 AND NOT n.external AND (${options?.includeTests === true} OR NOT n.is_test)
+      AND (${kinds}::text[] IS NULL OR n.kind = ANY(${kinds}::text[]))
+    ORDER BY round(s.score::numeric, 9) DESC, n.qualified_name, n.id
+    LIMIT ${limit}::bigint`);
+  return found.map((row) => ({ node: toNode(row), score: row.score }));
+}

@@ -1,0 +1,135 @@
+import {
+  ErrorCode,
+  LEXICAL_FIELDS,
+  type LexicalField,
+  type LexicalSearchOptions,
+  type TextHit,
+  type TextSearchOptions,
+} from '@knowing/graph';
+import type { StoreCore } from './core.js';
+import { TEXT_COLUMNS } from './defaults.js';
+import { isBusy, storeError } from './errors.js';
+import { createLexicalScorer } from './lexical.js';
+import { checkWeight, jsonList, limitOf, mergeWeights } from './options.js';
+import { NODE_COLUMNS, toNode, type NodeRow } from './rows.js';
+import type { SqliteGraphStore } from './types.js';
+
+const DEFAULT_SEARCH_LIMIT = 30;
+const DEFAULT_LEXICAL_LIMIT = 50;
+
+/** Nodes read per page while filling a lexical result past filtered rows. */
+const LEXICAL_PAGE = 200;
+
+/** Field weights of a lexical search, in table column order; every field weighs 1 unless given. */
+function lexicalWeights(override: Readonly<Partial<Record<LexicalField, number>>> | undefined, where: string): number[] {
+  const weights: Record<LexicalField, number> = { name: 1, path: 1, signature: 1, doc: 1, body: 1, members: 1 };
+  for (const [field, weight] of Object.entries(override ?? {})) {
+    if (!LEXICAL_FIELDS.includes(field as LexicalField)) {
+      throw storeError(ErrorCode.InvalidArgument, `${where}: unknown field '${field}'`, `use one of ${LEXICAL_FIELDS.join(', ')}`);
+    }
+    if (weight !== undefined) weights[field as LexicalField] = checkWeight(weight, field, where);
+  }
+  return LEXICAL_FIELDS.map((field) => weights[field]);
+}
+
+/** The distinct, non-empty terms of a lexical query. */
+function lexicalTermsOf(terms: readonly string[], where: string): string[] {
+  if (!Array.isArray(terms)) throw storeError(ErrorCode.InvalidArgument, `${where}: terms must be an array of strings`);
+  const distinct = new Set<string>();
+  for (const term of terms) {
+    if (typeof term !== 'string') throw storeError(ErrorCode.InvalidArgument, `${where}: terms must be strings, got ${typeof term}`);
+    const trimmed = term.trim();
+    if (trimmed !== '') distinct.add(trimmed);
+  }
+  return [...distinct];
+}
+
+/** `search` (FTS5 queries over `nodes_fts`, ranked by bm25()) and `lexicalSearch` (see lexical.ts). */
+export function textSearches({ db, path, settings, run }: StoreCore): Pick<SqliteGraphStore, 'search' | 'lexicalSearch'> {
+  const lexicalScores = createLexicalScorer(db);
+  const st = {
+    // Rank inside the FTS table and join only the top rows: joining every match to nodes
+    // first costs a row fetch per match, thousands for a common term.
+    search: db.prepare(
+      `SELECT ${NODE_COLUMNS}, r.rank FROM (
+         SELECT rowid, bm25(nodes_fts, @w0, @w1, @w2, @w3, @w4, @w5) AS rank
+         FROM nodes_fts WHERE nodes_fts MATCH @query ORDER BY rank LIMIT @limit
+       ) r JOIN nodes n ON n.seq = r.rowid ORDER BY r.rank`,
+    ),
+    nodesBySeqs: db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.seq IN (SELECT value FROM json_each(?))`),
+    // With a kind filter the filter must apply before the limit, so every match is joined.
+    searchKinds: db.prepare(
+      `SELECT ${NODE_COLUMNS}, bm25(nodes_fts, @w0, @w1, @w2, @w3, @w4, @w5) AS rank
+       FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid
+       WHERE nodes_fts MATCH @query AND n.kind IN (SELECT value FROM json_each(@kinds))
+       ORDER BY rank LIMIT @limit`,
+    ),
+  };
+  return {
+    search: (query: string, options?: TextSearchOptions) =>
+      run('search', (): TextHit[] => {
+        if (typeof query !== 'string') throw storeError(ErrorCode.InvalidArgument, `${path}: search query must be a string`);
+        if (query.trim() === '') return [];
+        const weights = mergeWeights(settings.columnWeights, options?.columnWeights, `${path}: search columnWeights`);
+        const kinds = jsonList(options?.kinds);
+        const params = {
+          query,
+          ...(kinds === null ? {} : { kinds }),
+          limit: limitOf(options?.limit, DEFAULT_SEARCH_LIMIT, 'search'),
+          w0: weights.name,
+          w1: weights.concepts,
+          w2: weights.path,
+          w3: weights.qualified_name,
+          w4: weights.doc,
+          w5: weights.signature,
+        };
+        let rows: (NodeRow & { rank: number })[];
+        try {
+          rows = (kinds === null ? st.search : st.searchKinds).all(params) as (NodeRow & { rank: number })[];
+        } catch (error) {
+          if (isBusy(error)) throw error;
+          // The query text is FTS5 syntax written by a caller; whatever SQLite rejects
+          // about it (syntax, unknown column) is the caller's argument, not a store fault.
+          const detail = error instanceof Error ? error.message : String(error);
+          throw storeError(
+            ErrorCode.InvalidArgument,
+            `${path}: malformed full-text query ${JSON.stringify(query)}: ${detail}`,
+            `quote terms with special characters ("like:this") and use only the columns ${TEXT_COLUMNS.join(', ')}`,
+            error,
+          );
+        }
+        // bm25() is lower-is-better; the contract wants higher-is-better.
+        return rows.map((row) => ({ node: toNode(row), score: -row.rank }));
+      }),
+
+    lexicalSearch: (terms: readonly string[], options?: LexicalSearchOptions) =>
+      run('lexicalSearch', (): TextHit[] => {
+        const distinct = lexicalTermsOf(terms, `${path}: lexicalSearch`);
+        const weights = lexicalWeights(options?.fieldWeights, `${path}: lexicalSearch fieldWeights`);
+        const limit = limitOf(options?.limit, DEFAULT_LEXICAL_LIMIT, 'lexicalSearch');
+        const kinds = options?.kinds === undefined ? undefined : new Set<string>(options.kinds);
+        const scored = lexicalScores(distinct, weights);
+        // Filters apply before the limit: read the best rows a page at a time until it is met,
+        // and past it while scores tie with the last one kept, so that ties are broken by name
+        // (row numbers depend on the index's history: the same tree must give the same answer).
+        const hits: TextHit[] = [];
+        let full = false;
+        for (let at = 0; at < scored.length && !full; at += LEXICAL_PAGE) {
+          const page = scored.slice(at, at + LEXICAL_PAGE);
+          const rows = new Map((st.nodesBySeqs.all(JSON.stringify(page.map((p) => p.seq))) as NodeRow[]).map((row) => [row.seq, row]));
+          for (const { seq, score } of page) {
+            if (hits.length >= limit && score < hits[limit - 1]!.score) {
+              full = true;
+              break;
+            }
+            const row = rows.get(seq);
+            if (row === undefined || row.external === 1 || (row.is_test === 1 && options?.includeTests !== true)) continue;
+            if (kinds !== undefined && !kinds.has(row.kind)) continue;
+            hits.push({ node: toNode(row), score });
+          }
+        }
+        hits.sort((a, b) => b.score - a.score || (a.node.qualifiedName < b.node.qualifiedName ? -1 : a.node.qualifiedName > b.node.qualifiedName ? 1 : a.node.id < b.node.id ? -1 : 1));
+        return hits.slice(0, limit);
+      }),
+  };
+}
