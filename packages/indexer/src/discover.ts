@@ -274,7 +274,7 @@ function rulesHash(above: string, dir: string, file: string, text: string): stri
  * ```
  */
 export async function discoverFiles(options: DiscoverOptions): Promise<Discovery> {
-  const settings = { ...DEFAULT_DISCOVER_OPTIONS, ...withoutUndefined(options) };
+  const settings = discoverSettings(options);
   const root = path.resolve(options.root);
   const rootStat = statOrUndefined(root);
   if (!rootStat?.isDirectory()) {
@@ -283,43 +283,77 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
       hint: 'pass the root of the repository to index',
     });
   }
-  const rootReal = realpathSync.native(root);
-  let operations = 0;
-  const maybeYield = async (): Promise<void> => {
-    if (++operations % OPERATIONS_PER_YIELD === 0) {
-      await yieldToEventLoop();
-      options.signal?.throwIfAborted();
-    }
-  };
-  const accept = options.accept ?? (() => true);
-  const skipDirs = new Set(settings.skipDirectories);
-  const files: DiscoveredFile[] = [];
-  const skipped: SkippedFile[] = [];
-  const candidates: string[] = [];
-
-  const warnings: string[] = [];
+  const walk = new DirectoryWalk(options, settings, root);
   const rootLevels: IgnoreLevel[] = [];
   const excludeText = readText(path.join(root, '.git', 'info', 'exclude'));
-  const exclude = excludeText && usablePatterns(excludeText, '.git/info/exclude', warnings);
+  const exclude = excludeText && usablePatterns(excludeText, '.git/info/exclude', walk.warnings);
   if (exclude) rootLevels.push({ dir: '', file: '.git/info/exclude', text: exclude });
   const rootRules = exclude ? rulesHash('', '', '.git/info/exclude', exclude) : '';
 
-  const directories = new Map<string, DirectoryListing>();
-  // Relative paths are built from directory entries (no `.`, `..` or empty segments), so
-  // joining needs no normalising: `path.join` costs more than the system call it feeds.
-  const rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
-  const absolute = path.sep === '/' ? (rel: string): string => rootPrefix + rel : (rel: string): string => rootPrefix + rel.split('/').join(path.sep);
+  await walk.walk('', rootLevels, rootRules);
+  for (const candidate of walk.candidates) {
+    await walk.maybeYield();
+    walk.inspect(candidate);
+  }
+  const { files, skipped, directories, warnings } = walk;
+  files.sort((a, b) => compare(a.path, b.path));
+  skipped.sort((a, b) => compare(a.path, b.path));
+  return { files, skipped, directories, warnings };
+}
+
+function discoverSettings(options: DiscoverOptions) {
+  return { ...DEFAULT_DISCOVER_OPTIONS, ...withoutUndefined(options) };
+}
+
+/**
+ * One walk of a repository: the directories listed (a listing reused while its directory is
+ * unchanged), the files found worth a look, then the look at each (size, name, content).
+ */
+class DirectoryWalk {
+  readonly files: DiscoveredFile[] = [];
+  readonly skipped: SkippedFile[] = [];
+  /** Files the walk accepted, inspected once it ends. */
+  readonly candidates: string[] = [];
+  readonly warnings: string[] = [];
+  readonly directories = new Map<string, DirectoryListing>();
+  private readonly rootReal: string;
+  private readonly accept: NonNullable<DiscoverOptions['accept']>;
+  private readonly skipDirs: Set<string>;
+  private readonly absolute: (rel: string) => string;
+  private operations = 0;
+
+  constructor(
+    private readonly options: DiscoverOptions,
+    private readonly settings: ReturnType<typeof discoverSettings>,
+    private readonly root: string,
+  ) {
+    this.rootReal = realpathSync.native(root);
+    this.accept = options.accept ?? (() => true);
+    this.skipDirs = new Set(settings.skipDirectories);
+    // Relative paths are built from directory entries (no `.`, `..` or empty segments), so
+    // joining needs no normalising: `path.join` costs more than the system call it feeds.
+    const rootPrefix = root.endsWith(path.sep) ? root : root + path.sep;
+    this.absolute = path.sep === '/' ? (rel: string): string => rootPrefix + rel : (rel: string): string => rootPrefix + rel.split('/').join(path.sep);
+  }
+
+  /** Counts an operation; every {@link OPERATIONS_PER_YIELD}th yields to the event loop and stops there when aborted. */
+  async maybeYield(): Promise<void> {
+    if (++this.operations % OPERATIONS_PER_YIELD === 0) {
+      await yieldToEventLoop();
+      this.options.signal?.throwIfAborted();
+    }
+  }
 
   /**
    * A directory's entries, sorted: reused from the previous walk while its mtime is unchanged
    * (`previous`), else read; `keep` when the listing may be offered to the next walk.
    */
-  function listDirectory(relDir: string, absDir: string): { names: readonly string[]; kinds: string; mtimeMs: number; keep: boolean; previous?: DirectoryListing } | undefined {
+  private listDirectory(relDir: string, absDir: string): { names: readonly string[]; kinds: string; mtimeMs: number; keep: boolean; previous?: DirectoryListing } | undefined {
     // Taken before the stat: an entry added after this moment moves the mtime past it.
     const startedAt = Date.now();
     const info = statOrUndefined(absDir);
     if (!info) return undefined;
-    const previous = options.previousDirectories?.get(relDir);
+    const previous = this.options.previousDirectories?.get(relDir);
     if (previous && previous.mtimeMs === info.mtimeMs) {
       return { names: previous.names === '' ? [] : previous.names.split('/'), kinds: previous.kinds, mtimeMs: info.mtimeMs, keep: true, previous };
     }
@@ -336,23 +370,23 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
     return { names, kinds, mtimeMs: info.mtimeMs, keep: info.mtimeMs < startedAt - RACY_MARGIN_MS };
   }
 
-  async function walk(relDir: string, levels: readonly IgnoreLevel[], rulesAbove: string): Promise<void> {
-    options.signal?.throwIfAborted();
-    const absDir = relDir ? absolute(relDir) : root;
-    await maybeYield();
-    const listing = listDirectory(relDir, absDir);
+  async walk(relDir: string, levels: readonly IgnoreLevel[], rulesAbove: string): Promise<void> {
+    this.options.signal?.throwIfAborted();
+    const absDir = relDir ? this.absolute(relDir) : this.root;
+    await this.maybeYield();
+    const listing = this.listDirectory(relDir, absDir);
     if (!listing) {
-      skipped.push({ path: relDir + '/', reason: 'unreadable' });
+      this.skipped.push({ path: relDir + '/', reason: 'unreadable' });
       return;
     }
     const { names, kinds, previous } = listing;
     let here = levels;
     let rules = rulesAbove;
-    for (const ignoreFile of settings.ignoreFiles) {
+    for (const ignoreFile of this.settings.ignoreFiles) {
       if (!names.includes(ignoreFile)) continue;
       const file = relDir ? `${relDir}/${ignoreFile}` : ignoreFile;
       const read = readText(path.join(absDir, ignoreFile));
-      const text = read && usablePatterns(read, file, warnings);
+      const text = read && usablePatterns(read, file, this.warnings);
       if (text) {
         here = [...here, { dir: relDir, file, text }];
         rules = rulesHash(rules, relDir, ignoreFile, text);
@@ -363,7 +397,7 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
     let verdicts = '';
     const ignoredHere = (index: number, rel: string, isDirectory: boolean): boolean => {
       const before = known?.[index];
-      const ignored = before === 'i' || (before !== 'k' && isIgnored(here, rel, isDirectory, warnings));
+      const ignored = before === 'i' || (before !== 'k' && isIgnored(here, rel, isDirectory, this.warnings));
       verdicts += '.'.repeat(index - verdicts.length) + (ignored ? 'i' : 'k');
       return ignored;
     };
@@ -373,41 +407,41 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
       const kind = kinds[i];
       const rel = relDir ? `${relDir}/${name}` : name;
       if (kind === 'l') {
-        classifySymlink(rel);
+        this.classifySymlink(rel);
         continue;
       }
       if (kind === 'd') {
-        if (skipDirs.has(name) || (name.startsWith('.') && !ALLOWED_DOT_DIRECTORIES.has(name))) {
-          if (name !== '.git') skipped.push({ path: rel + '/', reason: 'skipped_directory' });
+        if (this.skipDirs.has(name) || (name.startsWith('.') && !ALLOWED_DOT_DIRECTORIES.has(name))) {
+          if (name !== '.git') this.skipped.push({ path: rel + '/', reason: 'skipped_directory' });
           continue;
         }
         if (ignoredHere(i, rel, true)) {
-          skipped.push({ path: rel + '/', reason: 'ignored' });
+          this.skipped.push({ path: rel + '/', reason: 'ignored' });
           continue;
         }
         subdirs.push(rel);
         continue;
       }
-      if (kind !== 'f' || !accept(rel)) continue;
+      if (kind !== 'f' || !this.accept(rel)) continue;
       if (ignoredHere(i, rel, false)) {
-        skipped.push({ path: rel, reason: 'ignored' });
+        this.skipped.push({ path: rel, reason: 'ignored' });
         continue;
       }
-      candidates.push(rel);
+      this.candidates.push(rel);
     }
     if (listing.keep) {
       verdicts += '.'.repeat(names.length - verdicts.length);
       const same = previous !== undefined && previous.rules === rules && previous.ignored === verdicts;
-      directories.set(relDir, same ? previous : { mtimeMs: listing.mtimeMs, names: previous?.names ?? names.join('/'), kinds, rules, ignored: verdicts });
+      this.directories.set(relDir, same ? previous : { mtimeMs: listing.mtimeMs, names: previous?.names ?? names.join('/'), kinds, rules, ignored: verdicts });
     }
-    for (const sub of subdirs) await walk(sub, here, rules);
+    for (const sub of subdirs) await this.walk(sub, here, rules);
   }
 
-  function classifySymlink(rel: string): void {
+  private classifySymlink(rel: string): void {
     // A link named like a file no module wants (`LICENSE-MIT`, `README.md`) is not worth a realpath.
     const base = rel.slice(rel.lastIndexOf('/') + 1);
-    if (base.includes('.') && !accept(rel)) return;
-    const abs = absolute(rel);
+    if (base.includes('.') && !this.accept(rel)) return;
+    const abs = this.absolute(rel);
     let target: string;
     try {
       // The native realpath is one libc call; the JavaScript one lstats every path segment.
@@ -415,78 +449,69 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // ELOOP: the link chain never ends; ENOENT: dangling — neither can be indexed.
-      if (code === 'ELOOP') skipped.push({ path: rel, reason: 'symlink_loop' });
+      if (code === 'ELOOP') this.skipped.push({ path: rel, reason: 'symlink_loop' });
       return;
     }
     const targetStat = statOrUndefined(target);
-    const inside = target === rootReal || target.startsWith(rootReal + path.sep);
+    const inside = target === this.rootReal || target.startsWith(this.rootReal + path.sep);
     if (!inside) {
-      skipped.push({ path: targetStat?.isDirectory() ? rel + '/' : rel, reason: 'symlink_outside_root', detail: target });
+      this.skipped.push({ path: targetStat?.isDirectory() ? rel + '/' : rel, reason: 'symlink_outside_root', detail: target });
       return;
     }
-    const targetRel = path.relative(rootReal, target).split(path.sep).join('/');
+    const targetRel = path.relative(this.rootReal, target).split(path.sep).join('/');
     if (targetStat?.isDirectory()) {
       const linkDir = path.dirname(rel) === '.' ? '' : path.dirname(rel);
       const isAncestor = targetRel === '' || linkDir === targetRel || linkDir.startsWith(targetRel + '/');
-      skipped.push({ path: rel + '/', reason: isAncestor ? 'symlink_loop' : 'symlink', detail: targetRel || '.' });
+      this.skipped.push({ path: rel + '/', reason: isAncestor ? 'symlink_loop' : 'symlink', detail: targetRel || '.' });
       return;
     }
-    if (accept(rel)) skipped.push({ path: rel, reason: 'symlink', detail: targetRel });
+    if (this.accept(rel)) this.skipped.push({ path: rel, reason: 'symlink', detail: targetRel });
   }
 
-  function inspect(rel: string): void {
-    const abs = absolute(rel);
+  inspect(rel: string): void {
+    const abs = this.absolute(rel);
     let info: Stats;
     try {
       info = lstatSync(abs);
     } catch {
-      skipped.push({ path: rel, reason: 'unreadable' });
+      this.skipped.push({ path: rel, reason: 'unreadable' });
       return;
     }
-    if (info.size > settings.maxFileBytes) {
-      skipped.push({ path: rel, reason: 'too_large', detail: `${info.size} bytes` });
+    if (info.size > this.settings.maxFileBytes) {
+      this.skipped.push({ path: rel, reason: 'too_large', detail: `${info.size} bytes` });
       return;
     }
-    if (settings.skipGenerated && GENERATED_NAME.some((pattern) => pattern.test(rel))) {
-      skipped.push({ path: rel, reason: 'generated', detail: 'file name' });
+    if (this.settings.skipGenerated && GENERATED_NAME.some((pattern) => pattern.test(rel))) {
+      this.skipped.push({ path: rel, reason: 'generated', detail: 'file name' });
       return;
     }
-    if (settings.skipMinified && MINIFIED_NAME.test(rel)) {
-      skipped.push({ path: rel, reason: 'minified', detail: 'file name' });
+    if (this.settings.skipMinified && MINIFIED_NAME.test(rel)) {
+      this.skipped.push({ path: rel, reason: 'minified', detail: 'file name' });
       return;
     }
-    const known = options.previous?.get(rel);
+    const known = this.options.previous?.get(rel);
     // An mtime can be set back (`touch -d`, a tool restoring timestamps), a ctime cannot: a
     // file whose ctime moved is hashed again (a chmod or a hard link moves it too: a rehash
     // that finds the same content).
     if (known && known.sizeBytes === info.size && known.mtimeMs === info.mtimeMs && (known.ctimeMs === undefined || known.ctimeMs === info.ctimeMs)) {
-      files.push({ path: rel, absolutePath: abs, sizeBytes: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, contentHash: known.contentHash });
+      this.files.push({ path: rel, absolutePath: abs, sizeBytes: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, contentHash: known.contentHash });
       return;
     }
     let bytes: Buffer;
     try {
       bytes = readFileSync(abs);
     } catch {
-      skipped.push({ path: rel, reason: 'unreadable' });
+      this.skipped.push({ path: rel, reason: 'unreadable' });
       return;
     }
-    const verdict = classifyContent(bytes, settings);
+    const verdict = classifyContent(bytes, this.settings);
     if (verdict) {
-      skipped.push({ path: rel, ...verdict });
+      this.skipped.push({ path: rel, ...verdict });
       return;
     }
     const contentHash = createHash('sha256').update(bytes).digest('hex');
-    files.push({ path: rel, absolutePath: abs, sizeBytes: bytes.length, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, contentHash });
+    this.files.push({ path: rel, absolutePath: abs, sizeBytes: bytes.length, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, contentHash });
   }
-
-  await walk('', rootLevels, rootRules);
-  for (const candidate of candidates) {
-    await maybeYield();
-    inspect(candidate);
-  }
-  files.sort((a, b) => compare(a.path, b.path));
-  skipped.sort((a, b) => compare(a.path, b.path));
-  return { files, skipped, directories, warnings };
 }
 
 /**

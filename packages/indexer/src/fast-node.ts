@@ -108,6 +108,20 @@ export function installFastNodeAccess(runtime: object): boolean {
   const wasm = runtime as Partial<TreeSitterRuntime>;
   if (endianness() !== 'LE' || !(wasm.HEAP32 instanceof Int32Array) || REQUIRED.some((name) => typeof wasm[name] !== 'function')) return false;
   const C = wasm as TreeSitterRuntime;
+  const nodes = nodeTransfer(C);
+  installNodeAccessors(C, nodes, fieldIdLookup());
+  installCursorAccessors(C, nodes);
+  installed = true;
+  return true;
+}
+
+/**
+ * Nodes moved through the transfer buffer. The accessors installed below call these closures
+ * directly (no object in between): they run for every node an extraction reads.
+ */
+type NodeTransfer = ReturnType<typeof nodeTransfer>;
+
+function nodeTransfer(C: TreeSitterRuntime) {
   // The transfer buffer is static: asking for it again only rewrites two version words in it.
   const transfer = C._ts_init() >>> 2;
   let heap = C.HEAP32;
@@ -170,11 +184,15 @@ export function installFastNodeAccess(runtime: object): boolean {
     return list;
   };
 
+  return { transfer, memory, marshal, unmarshal, unmarshalList };
+}
+
+function fieldIdLookup(): (tree: Tree, name: string) => number {
   /** Field ids by name, per language (`childForFieldName` would search the name list each time). */
   const fieldIdCache = new WeakMap<readonly (string | null)[], Map<string, number>>();
   let lastFields: readonly (string | null)[] | undefined;
   let lastIds: Map<string, number> | undefined;
-  const fieldId = (tree: Tree, name: string): number => {
+  return (tree: Tree, name: string): number => {
     const fields = tree.language.fields;
     if (fields !== lastFields) {
       let ids = fieldIdCache.get(fields);
@@ -190,7 +208,9 @@ export function installFastNodeAccess(runtime: object): boolean {
     }
     return lastIds!.get(name) ?? -1;
   };
+}
 
+function installNodeAccessors(C: TreeSitterRuntime, { transfer, memory, marshal, unmarshal, unmarshalList }: NodeTransfer, fieldId: (tree: Tree, name: string) => number): void {
   const proto = Node.prototype as unknown as Record<string, unknown>;
   const getter = (name: string, get: (this: NodeFields) => unknown): void => {
     Object.defineProperty(proto, name, { get, configurable: true, enumerable: false });
@@ -272,7 +292,9 @@ export function installFastNodeAccess(runtime: object): boolean {
   nodeResult('previousSibling', (tree) => C._ts_node_prev_sibling_wasm(tree));
   nodeResult('nextNamedSibling', (tree) => C._ts_node_next_named_sibling_wasm(tree));
   nodeResult('previousNamedSibling', (tree) => C._ts_node_prev_named_sibling_wasm(tree));
+}
 
+function installCursorAccessors(C: TreeSitterRuntime, { transfer, memory, unmarshal }: NodeTransfer): void {
   // Tree cursors: the same words moved through the same buffer, without emscripten's helpers.
   const marshalCursor = (cursor: CursorFields): number => {
     const h = memory();
@@ -336,6 +358,4 @@ export function installFastNodeAccess(runtime: object): boolean {
   cursorMove('gotoFirstChild', (tree) => C._ts_tree_cursor_goto_first_child_wasm(tree));
   cursorMove('gotoNextSibling', (tree) => C._ts_tree_cursor_goto_next_sibling_wasm(tree));
   cursorMove('gotoParent', (tree) => C._ts_tree_cursor_goto_parent_wasm(tree));
-  installed = true;
-  return true;
 }

@@ -13,7 +13,7 @@ import type { FileRecord, FileWrite, GraphEdge, GraphNode, GraphStore, NodeId, O
 import { DamagedTablesError, decodeExtraction, peekContentHash } from './codec.js';
 import { deriveCoTested, deriveHierarchy, derivedOwners } from './derive.js';
 import { DEFAULT_SKIP_DIRECTORIES, discoverFiles } from './discover.js';
-import type { DiscoveredFile, KnownFileState, SkipReason } from './discover.js';
+import type { DiscoveredFile, Discovery, KnownFileState, SkipReason } from './discover.js';
 import { emptyExtraction, extractFile, moduleVersion } from './extract.js';
 import type { ExtractResult, ExtractTask } from './extract.js';
 import { createLanguageRegistry } from './languages/registry.js';
@@ -132,6 +132,28 @@ function countEdges(edges: readonly GraphEdge[]): Record<string, number> {
  * ```
  */
 export async function indexRepository(options: IndexOptions): Promise<IndexSummary> {
+  const run = await startRun(options);
+  const scan = await discoverAndParse(run);
+  const resolution = await resolveFiles(run, scan);
+  const diff = diffOutputs(run, scan, resolution);
+  const batch = await prepareBatch(run, scan, resolution, diff);
+  // The batch now holds all the write needs. Let go of the extractions (their references above
+  // all) and the project over them, the bulk of a first index's heap, which every garbage
+  // collection during the write would otherwise mark again.
+  for (const entry of scan.entries) entry.extraction = undefined;
+  resolution.project = undefined;
+  const written = await writeBatch(run, scan, diff, batch);
+  return summarize(run, scan, resolution, diff, batch, written);
+}
+
+function settingsOf(options: IndexOptions) {
+  return { ...DEFAULT_INDEX_OPTIONS, ...definedOnly(options) };
+}
+
+/** What every phase of a run reads: its options resolved, and what the store held before it. */
+type Run = Awaited<ReturnType<typeof startRun>>;
+
+async function startRun(options: IndexOptions) {
   const started = performance.now();
   const root = path.resolve(options.root);
   const rootInfo = statSync(root, { throwIfNoEntry: false });
@@ -141,7 +163,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       hint: 'pass the root of the repository to index',
     });
   }
-  const settings = { ...DEFAULT_INDEX_OPTIONS, ...definedOnly(options) };
+  const settings = settingsOf(options);
   const registry = createLanguageRegistry(options.languages ? { languages: options.languages } : {});
   const store = options.store;
   const progress = options.onProgress ?? (() => {});
@@ -172,74 +194,113 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
 
   const accept = (entry: Entry, result: ExtractResult): Promise<void> => acceptParsed(store, entry, result, warnings);
   const startPool = (size: number): ParserPool | undefined => startParserPool(size, settings.fileTimeoutMs);
-
-  /** Discover the files, then parse those that need it; `early` is a pool started before the walk. */
-  const discoverAndParse = async (early: ParserPool | undefined) => {
-    // ---------------------------------------------------------------- discover
-    const discoverStarted = performance.now();
-    progress({ phase: 'discover', done: 0, total: 0 });
-    const known: ReadonlyMap<string, KnownFileState> = stateFiles ?? new Map();
-    const previousDirectories = await loadDirectories(store, root);
-    const discovery = await discoverFiles({
-      root,
-      accept: (file) => registry.forPath(file) !== undefined,
-      maxFileBytes: settings.maxFileBytes,
-      skipDirectories: settings.skipDirectories,
-      previous: known,
-      // A full index reads every directory (and records fresh listings for the next run).
-      ...(full ? {} : { previousDirectories }),
-      ...(signal ? { signal } : {}),
-    });
-    progress({ phase: 'discover', done: discovery.files.length, total: discovery.files.length });
-    warnings.push(...discovery.warnings);
-    const discoverMs = elapsed(discoverStarted);
-
-    // ---------------------------------------------------------------- parse
-    const parseStarted = performance.now();
-    const entries: Entry[] = discovery.files.map((file) => {
-      const module = registry.forPath(file.path)!;
-      const before = state?.files[file.path];
-      const changed = !before || before.contentHash !== file.contentHash || before.moduleVersion !== moduleVersion(module);
-      return { file, module, extraction: undefined, table: undefined, contentHash: file.contentHash, sizeBytes: file.sizeBytes, parsedNow: false, changed, failed: false };
-    });
-    const present = new Set(entries.map((e) => e.file.path));
-    const deleted = new Set<string>();
-    for (const file of previousRecords.keys()) if (!present.has(file)) deleted.add(file);
-    for (const file of Object.keys(state?.files ?? {})) if (!present.has(file)) deleted.add(file);
-    const added = entries.some((e) => !state?.files[e.file.path]);
-
-    // Changed files need their full extraction: from a note written for this content (a run
-    // killed after parsing), else by parsing.
-    const toParse: Entry[] = [];
-    for (const entry of entries) {
-      if (!entry.changed && !full) continue;
-      await checkpoint();
-      if (!full && (await loadCachedExtraction(store, entry))) continue;
-      toParse.push(entry);
-    }
-    const parser = await parseAll(toParse, settings, progress, signal, checkpoint, accept, (size) => (early?.size === size ? early : startPool(size)));
-    warnings.push(...parser.warnings);
-    return { previousDirectories, discovery, discoverMs, parseStarted, entries, deleted, added, parser };
+  return {
+    started,
+    root,
+    settings,
+    registry,
+    store,
+    progress,
+    signal,
+    checkpoint,
+    repoId,
+    headCommit,
+    storedRepo,
+    identityChanged,
+    full,
+    warnings,
+    state,
+    stateFiles,
+    previousRecords,
+    accept,
+    startPool,
   };
-  // A first or full index parses every file: its workers start now, loading their code and
-  // grammars while the walk runs, instead of after it. However the walk and parse end, the
-  // pool is closed (closing twice is harmless: parseAll closes the pools it used).
-  const workerThreads = parserThreads(settings.workers) - 1;
-  const early = (full || !state) && workerThreads > 0 ? startPool(workerThreads) : undefined;
-  let discoveredAndParsed: Awaited<ReturnType<typeof discoverAndParse>>;
+}
+
+/** The files found, and those parsed now. */
+type Scan = Awaited<ReturnType<typeof discoverAndParse>>;
+
+/**
+ * Discover the files, then parse those that need it. A first or full index parses every file:
+ * its workers start now, loading their code and grammars while the walk runs, instead of after
+ * it. However the walk and parse end, the pool is closed (closing twice is harmless: parseAll
+ * closes the pools it used).
+ */
+async function discoverAndParse(run: Run) {
+  const workerThreads = parserThreads(run.settings.workers) - 1;
+  const early = (run.full || !run.state) && workerThreads > 0 ? run.startPool(workerThreads) : undefined;
   try {
-    discoveredAndParsed = await discoverAndParse(early);
+    const found = await discover(run);
+    return { ...found, ...(await parseChanged(run, found.discovery, early)) };
   } finally {
     await early?.pool.close();
   }
-  const { previousDirectories, discovery, discoverMs, parseStarted, entries, deleted, added, parser } = discoveredAndParsed;
+}
 
+async function discover(run: Run) {
+  const discoverStarted = performance.now();
+  run.progress({ phase: 'discover', done: 0, total: 0 });
+  const known: ReadonlyMap<string, KnownFileState> = run.stateFiles ?? new Map();
+  const previousDirectories = await loadDirectories(run.store, run.root);
+  const discovery = await discoverFiles({
+    root: run.root,
+    accept: (file) => run.registry.forPath(file) !== undefined,
+    maxFileBytes: run.settings.maxFileBytes,
+    skipDirectories: run.settings.skipDirectories,
+    previous: known,
+    // A full index reads every directory (and records fresh listings for the next run).
+    ...(run.full ? {} : { previousDirectories }),
+    ...(run.signal ? { signal: run.signal } : {}),
+  });
+  run.progress({ phase: 'discover', done: discovery.files.length, total: discovery.files.length });
+  run.warnings.push(...discovery.warnings);
+  return { previousDirectories, discovery, discoverMs: elapsed(discoverStarted) };
+}
+
+/** Entries for the files discovered; the changed ones get their full extraction. `early` is a pool started before the walk. */
+async function parseChanged(run: Run, discovery: Discovery, early: ParserPool | undefined) {
+  const { state, full } = run;
+  const parseStarted = performance.now();
+  const entries: Entry[] = discovery.files.map((file) => {
+    const module = run.registry.forPath(file.path)!;
+    const before = state?.files[file.path];
+    const changed = !before || before.contentHash !== file.contentHash || before.moduleVersion !== moduleVersion(module);
+    return { file, module, extraction: undefined, table: undefined, contentHash: file.contentHash, sizeBytes: file.sizeBytes, parsedNow: false, changed, failed: false };
+  });
+  const present = new Set(entries.map((e) => e.file.path));
+  const deleted = new Set<string>();
+  for (const file of run.previousRecords.keys()) if (!present.has(file)) deleted.add(file);
+  for (const file of Object.keys(state?.files ?? {})) if (!present.has(file)) deleted.add(file);
+  const added = entries.some((e) => !state?.files[e.file.path]);
+
+  // Changed files need their full extraction: from a note written for this content (a run
+  // killed after parsing), else by parsing.
+  const toParse: Entry[] = [];
+  for (const entry of entries) {
+    if (!entry.changed && !full) continue;
+    await run.checkpoint();
+    if (!full && (await loadCachedExtraction(run.store, entry))) continue;
+    toParse.push(entry);
+  }
+  const parser = await parseAll(toParse, run.settings, run.progress, run.signal, run.checkpoint, run.accept, (size) =>
+    early?.size === size ? early : run.startPool(size),
+  );
+  run.warnings.push(...parser.warnings);
+  return { parseStarted, entries, deleted, added, parser };
+}
+
+/**
+ * The project to resolve against. The fast path needs the stored tables (with their links) and
+ * no change to any table; it then reads only the tables its resolution reaches. Nothing added,
+ * deleted or changed needs no project at all (`project` undefined, `fast` true).
+ */
+async function openProject(run: Run, scan: Scan) {
+  const { state } = run;
+  const { entries, added, deleted } = scan;
   // Nothing added, deleted or changed: the stored graph is current, nothing to resolve.
   const noop = state !== undefined && !added && deleted.size === 0 && entries.every((e) => !e.changed);
-  // The fast path needs the stored tables (with their links) and no change to any table;
-  // it then reads only the tables its resolution reaches.
-  const goModulePath = noop ? undefined : readGoModulePath(root);
-  const storedTables = state && !noop && !added && deleted.size === 0 ? await loadLinkedTables(store, state) : undefined;
+  const goModulePath = noop ? undefined : readGoModulePath(run.root);
+  const storedTables = state && !noop && !added && deleted.size === 0 ? await loadLinkedTables(run.store, state) : undefined;
   let fast = noop || storedTables !== undefined;
   for (const entry of noop ? [] : entries) {
     if (!entry.extraction) continue;
@@ -250,7 +311,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   let project: Project | undefined;
   if (fast && !noop) {
     project = Project.fromLinks(
-      repoId,
+      run.repoId,
       entries.filter((e) => e.extraction).map((e) => ({ path: e.file.path, extraction: e.extraction!, language: e.module })),
       {
         allPaths,
@@ -264,31 +325,51 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     );
     if (!project) fast = false;
   }
-  /** Every file is re-resolved: the full extractions the fast path could do without, and an eager project over them. */
-  const takeFullPath = async (): Promise<Project> => {
-    // Parsing the few whose cached extraction is missing (deleted notes, an older codec).
-    const missing: Entry[] = [];
-    for (const entry of entries) {
-      await checkpoint();
-      if (!entry.extraction && !(await loadCachedExtraction(store, entry))) missing.push(entry);
-    }
-    if (missing.length > 0) warnings.push(...(await parseAll(missing, settings, progress, signal, checkpoint, accept, startPool)).warnings);
-    for (const entry of entries) entry.table = tableOf(entry.extraction!);
-    return new Project(repoId, entries.map((e) => ({ path: e.file.path, extraction: e.extraction!, language: e.module })), { allPaths, ...(goModulePath ? { goModulePath } : {}) });
-  };
-  if (!fast) project = await takeFullPath();
-  const parseMs = elapsed(parseStarted);
-  await checkpoint();
+  if (!fast) project = await projectOfAllFiles(run, scan, allPaths, goModulePath);
+  return { project, fast, allPaths, goModulePath };
+}
 
-  // ---------------------------------------------------------------- resolve
+/** Every file is re-resolved: the full extractions the fast path could do without, and an eager project over them. */
+async function projectOfAllFiles(run: Run, scan: Scan, allPaths: readonly string[], goModulePath: string | undefined): Promise<Project> {
+  const { entries } = scan;
+  // Parsing the few whose cached extraction is missing (deleted notes, an older codec).
+  const missing: Entry[] = [];
+  for (const entry of entries) {
+    await run.checkpoint();
+    if (!entry.extraction && !(await loadCachedExtraction(run.store, entry))) missing.push(entry);
+  }
+  if (missing.length > 0) run.warnings.push(...(await parseAll(missing, run.settings, run.progress, run.signal, run.checkpoint, run.accept, run.startPool)).warnings);
+  for (const entry of entries) entry.table = tableOf(entry.extraction!);
+  return new Project(run.repoId, entries.map((e) => ({ path: e.file.path, extraction: e.extraction!, language: e.module })), { allPaths, ...(goModulePath ? { goModulePath } : {}) });
+}
+
+/** The edges of the files resolved and of the derived owners; `project` is dropped before the write. */
+interface Resolution {
+  project: Project | undefined;
+  readonly fast: boolean;
+  readonly toResolve: readonly Entry[];
+  readonly fileOutputs: ReadonlyMap<string, FileOutput>;
+  readonly derivedOutputs: ReadonlyMap<string, OwnerOutput>;
+  readonly parseMs: number;
+  readonly resolveMs: number;
+}
+
+async function resolveFiles(run: Run, scan: Scan): Promise<Resolution> {
+  const { state } = run;
+  const { entries } = scan;
+  const opened = await openProject(run, scan);
+  let { project, fast } = opened;
+  const parseMs = elapsed(scan.parseStarted);
+  await run.checkpoint();
+
   const resolveStarted = performance.now();
   let toResolve = fast ? entries.filter((e) => e.changed) : entries;
-  progress({ phase: 'resolve', done: 0, total: toResolve.length });
-  project ??= new Project(repoId, [], { allPaths });
+  run.progress({ phase: 'resolve', done: 0, total: toResolve.length });
+  project ??= new Project(run.repoId, [], { allPaths: opened.allPaths });
   let fileOutputs = new Map<string, FileOutput>();
   const resolveAll = async (): Promise<void> => {
     for (const entry of toResolve) {
-      await checkpoint();
+      await run.checkpoint();
       fileOutputs.set(entry.file.path, project!.edgesOf(project!.unitOf(entry.file.path)!));
     }
   };
@@ -298,7 +379,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     // A stored table that cannot be read back: resolve every file from its extraction instead.
     if (!fast || !(error instanceof DamagedTablesError)) throw error;
     fast = false;
-    project = await takeFullPath();
+    project = await projectOfAllFiles(run, scan, opened.allPaths, opened.goModulePath);
     toResolve = entries;
     fileOutputs = new Map();
     await resolveAll();
@@ -313,17 +394,24 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     if (tests.length > 0) testTargets.set(entry.file.path, [...tests]);
   }
   const derivedOutputs = new Map([...hierarchyOutputs, ...(testsMoved ? deriveCoTested(testTargets) : [])]);
-  progress({ phase: 'resolve', done: toResolve.length, total: toResolve.length });
+  run.progress({ phase: 'resolve', done: toResolve.length, total: toResolve.length });
   const resolveMs = elapsed(resolveStarted);
-  await checkpoint();
+  await run.checkpoint();
+  return { project, fast, toResolve, fileOutputs, derivedOutputs, parseMs, resolveMs };
+}
 
-  // ---------------------------------------------------------------- diff
+/** The state of every file and derived owner after this run, and the owners whose output changed. */
+type Diff = ReturnType<typeof diffOutputs>;
+
+function diffOutputs(run: Run, scan: Scan, resolution: Resolution) {
+  const { state, previousRecords } = run;
+  const project = resolution.project!;
   const now = Date.now();
   const files: Record<string, FileState> = {};
   const changedFiles: Entry[] = [];
-  for (const entry of entries) {
+  for (const entry of scan.entries) {
     const previous = state?.files[entry.file.path];
-    const output = fileOutputs.get(entry.file.path);
+    const output = resolution.fileOutputs.get(entry.file.path);
     const record = previousRecords.get(entry.file.path);
     if (!output) {
       const { sizeBytes, mtimeMs, ctimeMs } = entry.file;
@@ -333,7 +421,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
       continue;
     }
     const version = moduleVersion(entry.module);
-    const hash = outputHash(`${entry.contentHash}\0${version}\0${repoId}\0lexical${LEXICAL_VERSION}`, output.edges);
+    const hash = outputHash(`${entry.contentHash}\0${version}\0${run.repoId}\0lexical${LEXICAL_VERSION}`, output.edges);
     files[entry.file.path] = {
       sizeBytes: entry.file.sizeBytes,
       // A failed file must read as changed next time: no mtime shortcut, no matching hash.
@@ -355,7 +443,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   const derived: Record<string, DerivedState> = {};
   const changedOwners: string[] = [];
   for (const owner of derivedOwners()) {
-    const output = derivedOutputs.get(owner);
+    const output = resolution.derivedOutputs.get(owner);
     if (!output) {
       derived[owner] = state!.derived[owner]!;
       continue;
@@ -364,40 +452,50 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     derived[owner] = { hash, edges: countEdges(output.edges) };
     if (state?.derived[owner]?.hash !== hash) changedOwners.push(owner);
   }
+  return { now, files, changedFiles, derived, changedOwners };
+}
 
-  // ---------------------------------------------------------------- write
+/** What the write takes: the changed files' nodes and edges, derived edges, and the tables' links when they changed. */
+type Batch = Awaited<ReturnType<typeof prepareBatch>>;
+
+async function prepareBatch(run: Run, scan: Scan, resolution: Resolution, diff: Diff) {
+  const project = resolution.project!;
   const writeStarted = performance.now();
   const writes: FileWrite[] = [];
   const externals = new Map<string, GraphNode>();
-  for (const entry of changedFiles) {
-    await checkpoint();
-    const output = fileOutputs.get(entry.file.path)!;
+  for (const entry of diff.changedFiles) {
+    await run.checkpoint();
+    const output = resolution.fileOutputs.get(entry.file.path)!;
     const record: FileRecord = {
       path: entry.file.path,
       language: entry.extraction!.language,
       contentHash: entry.contentHash,
       sizeBytes: entry.sizeBytes,
-      indexedAt: files[entry.file.path]!.indexedAt,
+      indexedAt: diff.files[entry.file.path]!.indexedAt,
       syntaxErrors: entry.extraction!.syntaxErrors,
     };
     const nodes = project.nodesOf(project.unitOf(entry.file.path)!);
-    writes.push({ file: record, nodes, edges: output.edges, lexical: lexicalDocuments(nodes, readSource(root, entry.file.path)) });
-    for (const name of output.externals) if (!externals.has(name)) externals.set(name, externalNode(repoId, name));
+    writes.push({ file: record, nodes, edges: output.edges, lexical: lexicalDocuments(nodes, readSource(run.root, entry.file.path)) });
+    for (const name of output.externals) if (!externals.has(name)) externals.set(name, externalNode(run.repoId, name));
   }
-  const ownedEdges: OwnedEdges[] = changedOwners.map((owner) => ({ owner, edges: derivedOutputs.get(owner)!.edges }));
-  const repoChanged = storedRepo === null || identityChanged || storedRepo.root !== root;
-  const tablesChanged = !fast;
+  const ownedEdges: OwnedEdges[] = diff.changedOwners.map((owner) => ({ owner, edges: resolution.derivedOutputs.get(owner)!.edges }));
+  const tablesChanged = !resolution.fast;
   const links = tablesChanged ? project.links() : undefined;
   const syntaxErrors: SyntaxErrorFile[] = [];
-  for (const entry of entries) {
-    const errors = entry.extraction?.syntaxErrors ?? previousRecords.get(entry.file.path)?.syntaxErrors ?? 0;
+  for (const entry of scan.entries) {
+    const errors = entry.extraction?.syntaxErrors ?? run.previousRecords.get(entry.file.path)?.syntaxErrors ?? 0;
     if (errors > 0) syntaxErrors.push({ path: entry.file.path, errors });
   }
-  // The batch now holds all the write needs. Let go of the extractions (their references above
-  // all) and the project over them, the bulk of a first index's heap, which every garbage
-  // collection during the write would otherwise mark again.
-  for (const entry of entries) entry.extraction = undefined;
-  project = undefined;
+  return { writeStarted, writes, externals, ownedEdges, tablesChanged, links, syntaxErrors };
+}
+
+/** Apply the batch, then save the tables and the state that names them; a run that changed nothing only remembers moved times. */
+async function writeBatch(run: Run, scan: Scan, diff: Diff, batch: Batch) {
+  const { store, state, signal, repoId, root, storedRepo, identityChanged, previousRecords } = run;
+  const { entries, deleted } = scan;
+  const { files, derived } = diff;
+  const { writes, ownedEdges, tablesChanged, links } = batch;
+  const repoChanged = storedRepo === null || identityChanged || storedRepo.root !== root;
   const needsWrite = writes.length > 0 || ownedEdges.length > 0 || deleted.size > 0 || repoChanged || !state;
   let write: IndexSummary['write'] = null;
   let snapshot = null;
@@ -407,7 +505,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     if (signal) await yieldToEventLoop();
     signal?.throwIfAborted();
     const total = writes.length + ownedEdges.length + deleted.size;
-    progress({ phase: 'write', done: 0, total });
+    run.progress({ phase: 'write', done: 0, total });
     // Under a new identity every stored file goes, also those written again (see above).
     const deleteFiles = identityChanged ? new Set([...deleted, ...previousRecords.keys()]) : deleted;
     let snapshotId: string;
@@ -416,8 +514,8 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
         ...(deleteFiles.size > 0 ? { deleteFiles: [...deleteFiles].sort() } : {}),
         files: writes,
         ownedEdges,
-        externalNodes: [...externals.values()],
-        repo: { id: repoId, root, commit: await headCommit, indexedAt: now },
+        externalNodes: [...batch.externals.values()],
+        repo: { id: repoId, root, commit: await run.headCommit, indexedAt: diff.now },
       });
       snapshot = result.snapshot;
       snapshotId = result.snapshot.id;
@@ -440,7 +538,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     }
     await saveState(store, { repoId, tablesId, files, derived }, snapshotId, state);
     for (const file of deleted) await store.deleteNote(extractionKey(file));
-    progress({ phase: 'write', done: total, total });
+    run.progress({ phase: 'write', done: total, total });
   } else {
     snapshot = await store.currentSnapshot();
     const touched = entries.some((e) => {
@@ -451,11 +549,12 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
     // the next run need not read those files again.
     if (touched && snapshot) await saveState(store, { repoId, tablesId: state!.tablesId, files, derived }, snapshot.id, state);
   }
-  await saveDirectories(store, root, previousDirectories, discovery.directories);
-  const writeMs = elapsed(writeStarted);
+  await saveDirectories(store, root, scan.previousDirectories, scan.discovery.directories);
+  return { write, snapshot, writeMs: elapsed(batch.writeStarted) };
+}
 
-  // ---------------------------------------------------------------- summary
-  // Totals over every file's counts (no pairs allocated: this runs over the whole repository).
+/** Totals over every file's counts (no pairs allocated: this runs over the whole repository). */
+function graphTotals(files: Readonly<Record<string, FileState>>, derived: Readonly<Record<string, DerivedState>>) {
   const nodesByKind = emptyCounts();
   const edgesByType = emptyCounts();
   const addCounts = (totals: Record<string, number>, counts: Readonly<Record<string, number>>): number => {
@@ -479,37 +578,43 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   for (const d of Object.values(derived)) edges += addCounts(edgesByType, d.edges);
   if (allExternals.size > 0) nodesByKind.external = allExternals.size;
   nodes += allExternals.size;
+  return { nodes, edges, nodesByKind, edgesByType, externalNodes: allExternals.size };
+}
+
+function summarize(run: Run, scan: Scan, resolution: Resolution, diff: Diff, batch: Batch, written: Awaited<ReturnType<typeof writeBatch>>): IndexSummary {
+  const { entries, discovery, parser } = scan;
+  const { nodes, edges, nodesByKind, edgesByType, externalNodes } = graphTotals(diff.files, diff.derived);
   const skippedByReason: Partial<Record<SkipReason, number>> = Object.create(null) as Partial<Record<SkipReason, number>>;
   for (const skipped of discovery.skipped) skippedByReason[skipped.reason] = (skippedByReason[skipped.reason] ?? 0) + 1;
   const parsedNow = entries.filter((e) => e.parsedNow);
-  progress({ phase: 'done', done: entries.length, total: entries.length });
+  run.progress({ phase: 'done', done: entries.length, total: entries.length });
   return {
-    repoId,
-    root,
+    repoId: run.repoId,
+    root: run.root,
     files: {
       discovered: entries.length,
       parsed: parsedNow.length,
       unchanged: entries.length - parsedNow.length,
-      resolved: toResolve.length,
-      deleted: deleted.size,
-      written: writes.length,
+      resolved: resolution.toResolve.length,
+      deleted: scan.deleted.size,
+      written: batch.writes.length,
     },
     skipped: discovery.skipped,
     skippedByReason,
-    syntaxErrors,
-    warnings,
+    syntaxErrors: batch.syntaxErrors,
+    warnings: run.warnings,
     nodes,
     edges,
     nodesByKind,
     edgesByType,
-    externalNodes: allExternals.size,
+    externalNodes,
     bytes: {
       total: entries.reduce((sum, e) => sum + e.sizeBytes, 0),
       parsed: parsedNow.reduce((sum, e) => sum + e.sizeBytes, 0),
     },
-    timings: { discoverMs, parseMs, resolveMs, writeMs, totalMs: elapsed(started) },
-    write,
-    snapshot,
+    timings: { discoverMs: scan.discoverMs, parseMs: resolution.parseMs, resolveMs: resolution.resolveMs, writeMs: written.writeMs, totalMs: elapsed(run.started) },
+    write: written.write,
+    snapshot: written.snapshot,
     parser: { threads: parser.threads, inWorkers: parser.inWorkers },
   };
 }

@@ -223,26 +223,18 @@ class CSharpFileExtractor extends ClassScopeExtractor {
     // `type` crosses into WASM on every read: read it once.
     const nodeType = node.type;
     switch (nodeType) {
-      case 'comment': {
-        const start = node.startIndex;
-        if (this.source.startsWith('///', start) || this.source.startsWith('/**', start)) {
-          this.comments.set(node.endPosition.row, { startIndex: start, endIndex: node.endIndex });
-        }
+      case 'comment':
+        this.comment(node);
         return;
-      }
       case 'using_directive':
         this.usingDirective(node);
         return;
       case 'namespace_declaration':
         this.namespaceDeclaration(node);
         return;
-      case 'file_scoped_namespace_declaration': {
-        const name = node.childForFieldName('name');
-        if (name) this.enterNamespace(dottedName(name), true);
-        // Older grammars nest the rest of the file inside the declaration.
-        for (const child of named(node)) if (child.id !== name?.id) this.visit(child);
+      case 'file_scoped_namespace_declaration':
+        this.fileScopedNamespace(node);
         return;
-      }
       case 'class_declaration':
       case 'struct_declaration':
       case 'interface_declaration':
@@ -267,26 +259,15 @@ class CSharpFileExtractor extends ClassScopeExtractor {
       case 'operator_declaration':
       case 'conversion_operator_declaration':
       case 'indexer_declaration':
-        // No symbol; what their bodies use counts for the enclosing type.
-        this.frames.push(new Map());
-        try {
-          for (const child of named(node)) {
-            if (child.type === 'parameter_list' || child.type === 'bracketed_parameter_list') this.visitChildren(child);
-            else if (child.type === 'block' || child.type === 'arrow_expression_clause' || child.type === 'accessor_list') this.visit(child);
-          }
-        } finally {
-          this.frames.pop();
-        }
+        this.memberWithoutSymbol(node);
         return;
       case 'property_declaration':
+      case 'event_declaration':
         this.propertyDeclaration(node);
         return;
       case 'field_declaration':
       case 'event_field_declaration':
         this.fieldDeclaration(node);
-        return;
-      case 'event_declaration':
-        this.propertyDeclaration(node);
         return;
       case 'enum_member_declaration':
         this.enumMember(node);
@@ -301,12 +282,9 @@ class CSharpFileExtractor extends ClassScopeExtractor {
         this.objectCreation(node, 'new');
         return;
       case 'throw_statement':
-      case 'throw_expression': {
-        const thrown = node.namedChild(0);
-        if (thrown?.type === 'object_creation_expression') this.objectCreation(thrown, 'raise');
-        else if (thrown) this.visit(thrown);
+      case 'throw_expression':
+        this.throwing(node);
         return;
-      }
       case 'member_access_expression':
         this.memberAccess(node);
         return;
@@ -321,88 +299,55 @@ class CSharpFileExtractor extends ClassScopeExtractor {
         this.visitOptional(node.childForFieldName('value'));
         return;
       case 'as_expression':
-        this.visitOptional(node.childForFieldName('left'));
-        this.typeUse(node.childForFieldName('right'));
-        return;
       case 'is_expression':
         this.visitOptional(node.childForFieldName('left'));
         this.typeUse(node.childForFieldName('right'));
         return;
       case 'declaration_pattern':
-      case 'declaration_expression': {
-        const type = node.childForFieldName('type');
-        this.typeUse(type);
-        const name = node.childForFieldName('name');
-        if (name?.type === 'identifier') this.bind(name.text, typeRef(type));
+      case 'declaration_expression':
+        this.declarationPattern(node);
         return;
-      }
       case 'type_pattern':
       case 'typeof_expression':
       case 'default_expression':
       case 'sizeof_expression':
         this.typeUse(node.childForFieldName('type') ?? node.namedChild(0));
         return;
-      case 'recursive_pattern': {
-        const type = node.childForFieldName('type');
-        this.typeUse(type);
-        for (const child of named(node)) {
-          if (child.id === type?.id) continue;
-          if (child.type === 'identifier') this.bind(child.text, typeRef(type));
-          else this.visit(child);
-        }
+      case 'recursive_pattern':
+        this.recursivePattern(node);
         return;
-      }
       case 'lambda_expression':
       case 'anonymous_method_expression':
         this.lambda(node);
         return;
-      case 'foreach_statement': {
-        const type = node.childForFieldName('type');
-        this.typeUse(type);
-        const left = node.childForFieldName('left');
-        if (left?.type === 'identifier') this.bind(left.text, typeRef(type));
-        else if (left) this.visit(left);
-        this.visitOptional(node.childForFieldName('right'));
-        this.visitOptional(node.childForFieldName('body'));
+      case 'foreach_statement':
+        this.foreachStatement(node);
         return;
-      }
-      case 'catch_declaration': {
-        const type = node.childForFieldName('type');
-        this.typeUse(type);
-        const name = node.childForFieldName('name');
-        if (name) this.bind(name.text, typeRef(type));
+      case 'catch_declaration':
+        this.catchDeclaration(node);
         return;
-      }
       case 'parameter':
         this.parameter(node);
         return;
-      case 'argument': {
-        // `name: value` — the name is the parameter's, not a use.
-        const label = node.childForFieldName('name');
-        for (const child of named(node)) if (!label || child.id !== label.id) this.visit(child);
+      case 'argument':
+        this.argument(node);
         return;
-      }
       case 'from_clause':
       case 'let_clause':
       case 'join_clause':
       case 'join_into_clause':
-      case 'query_continuation': {
-        const name = node.childForFieldName('name');
-        const type = node.childForFieldName('type');
-        if (name) this.bind(name.text, typeRef(type));
-        for (const child of named(node)) if (child.id !== name?.id && child.id !== type?.id) this.visit(child);
+      case 'query_continuation':
+        this.queryClause(node);
         return;
-      }
       case 'initializer_expression':
         this.initializer(node, undefined);
         return;
       case 'attribute_list':
         for (const attribute of named(node)) for (const child of named(attribute)) if (child.type === 'attribute_argument_list') this.visit(child);
         return;
-      case 'attribute_argument': {
+      case 'attribute_argument':
         for (const child of named(node)) if (child.type !== 'name_equals' && child.type !== 'name_colon') this.visit(child);
         return;
-      }
       case 'name_colon':
       case 'name_equals':
       case 'labeled_statement':
@@ -418,6 +363,90 @@ class CSharpFileExtractor extends ClassScopeExtractor {
       default:
         if (!LEAF_TYPES.has(nodeType)) this.visitChildren(node);
     }
+  }
+
+  // ---- walking: node kinds with more to do than one call -------------------------------
+
+  private comment(node: Node): void {
+    const start = node.startIndex;
+    if (this.source.startsWith('///', start) || this.source.startsWith('/**', start)) {
+      this.comments.set(node.endPosition.row, { startIndex: start, endIndex: node.endIndex });
+    }
+  }
+
+  private fileScopedNamespace(node: Node): void {
+    const name = node.childForFieldName('name');
+    if (name) this.enterNamespace(dottedName(name), true);
+    // Older grammars nest the rest of the file inside the declaration.
+    for (const child of named(node)) if (child.id !== name?.id) this.visit(child);
+  }
+
+  /** Destructors, operators, conversions, indexers: no symbol; what their bodies use counts for the enclosing type. */
+  private memberWithoutSymbol(node: Node): void {
+    this.frames.push(new Map());
+    try {
+      for (const child of named(node)) {
+        if (child.type === 'parameter_list' || child.type === 'bracketed_parameter_list') this.visitChildren(child);
+        else if (child.type === 'block' || child.type === 'arrow_expression_clause' || child.type === 'accessor_list') this.visit(child);
+      }
+    } finally {
+      this.frames.pop();
+    }
+  }
+
+  private throwing(node: Node): void {
+    const thrown = node.namedChild(0);
+    if (thrown?.type === 'object_creation_expression') this.objectCreation(thrown, 'raise');
+    else if (thrown) this.visit(thrown);
+  }
+
+  /** `x is Foo foo`, `out var x`: the type is used and the name bound to it. */
+  private declarationPattern(node: Node): void {
+    const type = node.childForFieldName('type');
+    this.typeUse(type);
+    const name = node.childForFieldName('name');
+    if (name?.type === 'identifier') this.bind(name.text, typeRef(type));
+  }
+
+  private recursivePattern(node: Node): void {
+    const type = node.childForFieldName('type');
+    this.typeUse(type);
+    for (const child of named(node)) {
+      if (child.id === type?.id) continue;
+      if (child.type === 'identifier') this.bind(child.text, typeRef(type));
+      else this.visit(child);
+    }
+  }
+
+  private foreachStatement(node: Node): void {
+    const type = node.childForFieldName('type');
+    this.typeUse(type);
+    const left = node.childForFieldName('left');
+    if (left?.type === 'identifier') this.bind(left.text, typeRef(type));
+    else if (left) this.visit(left);
+    this.visitOptional(node.childForFieldName('right'));
+    this.visitOptional(node.childForFieldName('body'));
+  }
+
+  private catchDeclaration(node: Node): void {
+    const type = node.childForFieldName('type');
+    this.typeUse(type);
+    const name = node.childForFieldName('name');
+    if (name) this.bind(name.text, typeRef(type));
+  }
+
+  /** `from x in xs`, `let y = …`, `join`, `into`: the name is bound, the rest visited. */
+  private queryClause(node: Node): void {
+    const name = node.childForFieldName('name');
+    const type = node.childForFieldName('type');
+    if (name) this.bind(name.text, typeRef(type));
+    for (const child of named(node)) if (child.id !== name?.id && child.id !== type?.id) this.visit(child);
+  }
+
+  /** `name: value`: the name is the parameter's, not a use. */
+  private argument(node: Node): void {
+    const label = node.childForFieldName('name');
+    for (const child of named(node)) if (!label || child.id !== label.id) this.visit(child);
   }
 
   // ---- namespaces -----------------------------------------------------------------------

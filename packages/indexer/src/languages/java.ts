@@ -249,18 +249,9 @@ class JavaFileExtractor extends ClassScopeExtractor {
         this.typeUse(node.childForFieldName('type'));
         this.visitOptional(node.childForFieldName('value'));
         return;
-      case 'instanceof_expression': {
-        this.visitOptional(node.childForFieldName('left'));
-        const right = node.childForFieldName('right');
-        this.typeUse(right);
-        const binding = node.childForFieldName('name');
-        if (binding) this.bind(binding.text, typeRef(right));
-        else {
-          const pattern = node.childForFieldName('pattern');
-          if (pattern) this.visit(pattern);
-        }
+      case 'instanceof_expression':
+        this.instanceofExpression(node);
         return;
-      }
       case 'type_pattern': {
         // `case Foo f ->` / `instanceof Foo f` in newer grammars.
         const type = node.namedChild(0);
@@ -272,40 +263,15 @@ class JavaFileExtractor extends ClassScopeExtractor {
       case 'lambda_expression':
         this.lambda(node);
         return;
-      case 'enhanced_for_statement': {
-        const type = node.childForFieldName('type');
-        this.typeUse(type);
-        const name = node.childForFieldName('name');
-        if (name) this.bind(name.text, typeRef(type));
-        this.visitOptional(node.childForFieldName('value'));
-        this.visitOptional(node.childForFieldName('body'));
+      case 'enhanced_for_statement':
+        this.enhancedFor(node);
         return;
-      }
-      case 'catch_formal_parameter': {
-        let first: NameRef | undefined;
-        for (const child of named(node)) {
-          if (child.type === 'catch_type') {
-            for (const type of named(child)) {
-              first ??= typeRef(type);
-              this.typeUse(type);
-            }
-          }
-        }
-        const name = node.childForFieldName('name');
-        if (name) this.bind(name.text, first);
+      case 'catch_formal_parameter':
+        this.catchParameter(node);
         return;
-      }
-      case 'resource': {
-        const type = node.childForFieldName('type');
-        const name = node.childForFieldName('name');
-        const value = node.childForFieldName('value');
-        if (name) {
-          this.typeUse(type);
-          this.bind(name.text, typeRef(type) ?? this.expressionType(value));
-          this.visitOptional(value);
-        } else this.visitChildren(node);
+      case 'resource':
+        this.resource(node);
         return;
-      }
       case 'formal_parameter':
       case 'spread_parameter':
         this.parameter(node);
@@ -331,6 +297,56 @@ class JavaFileExtractor extends ClassScopeExtractor {
       default:
         if (!LEAF_TYPES.has(nodeType)) this.visitChildren(node);
     }
+  }
+
+  // ---- walking: node kinds with more to do than one call -------------------------------
+
+  private instanceofExpression(node: Node): void {
+    this.visitOptional(node.childForFieldName('left'));
+    const right = node.childForFieldName('right');
+    this.typeUse(right);
+    const binding = node.childForFieldName('name');
+    if (binding) this.bind(binding.text, typeRef(right));
+    else {
+      const pattern = node.childForFieldName('pattern');
+      if (pattern) this.visit(pattern);
+    }
+  }
+
+  private enhancedFor(node: Node): void {
+    const type = node.childForFieldName('type');
+    this.typeUse(type);
+    const name = node.childForFieldName('name');
+    if (name) this.bind(name.text, typeRef(type));
+    this.visitOptional(node.childForFieldName('value'));
+    this.visitOptional(node.childForFieldName('body'));
+  }
+
+  /** `catch (A | B e)`: every type is used; the name is bound to the first. */
+  private catchParameter(node: Node): void {
+    let first: NameRef | undefined;
+    for (const child of named(node)) {
+      if (child.type === 'catch_type') {
+        for (const type of named(child)) {
+          first ??= typeRef(type);
+          this.typeUse(type);
+        }
+      }
+    }
+    const name = node.childForFieldName('name');
+    if (name) this.bind(name.text, first);
+  }
+
+  /** A try-with-resources resource: a declaration (`var r = …`) or an expression. */
+  private resource(node: Node): void {
+    const type = node.childForFieldName('type');
+    const name = node.childForFieldName('name');
+    const value = node.childForFieldName('value');
+    if (name) {
+      this.typeUse(type);
+      this.bind(name.text, typeRef(type) ?? this.expressionType(value));
+      this.visitOptional(value);
+    } else this.visitChildren(node);
   }
 
   // ---- declarations ---------------------------------------------------------------------

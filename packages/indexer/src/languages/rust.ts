@@ -1212,30 +1212,17 @@ class RustExtractor {
       case 'macro_invocation':
         this.macro(node);
         return;
-      case 'struct_expression': {
-        const nameNode = node.childForFieldName('name');
-        const target = nameNode ? this.constructed(nameNode) : undefined;
-        if (target) this.emit('new', target, node);
-        const body = node.childForFieldName('body');
-        if (body) this.walk(body);
+      case 'struct_expression':
+        this.structExpression(node);
         return;
-      }
       case 'field_initializer': {
         const value = node.childForFieldName('value');
         if (value) this.walk(value);
         return;
       }
-      case 'field_expression': {
-        const value = node.childForFieldName('value');
-        const field = node.childForFieldName('field');
-        const valueType = value?.type;
-        if (valueType === 'self' && field?.type === 'field_identifier') {
-          this.emit('field', ref(this.text(field), ['self']), node, this.body.selfType, true);
-          return;
-        }
-        if (value) this.walk(value, valueType);
+      case 'field_expression':
+        this.fieldExpression(node);
         return;
-      }
       case 'scoped_identifier': {
         const path = this.expressionPath(node);
         if (path && path.qualifier[0] !== 'Self' && !isStdPath(path.qualifier)) this.emit('value', path, node, undefined, true);
@@ -1246,65 +1233,21 @@ class RustExtractor {
         if (ALL_CAPS.test(name) && !this.env.isBound(name)) this.emit('value', ref(name), node, undefined, true);
         return;
       }
-      case 'let_declaration': {
-        const value = node.childForFieldName('value');
-        const typeNode = node.childForFieldName('type');
-        const alternative = node.childForFieldName('alternative');
-        if (value) this.walk(value);
-        if (alternative) this.walk(alternative);
-        this.typeReferences(typeNode);
-        const pattern = node.childForFieldName('pattern');
-        if (pattern) {
-          const declared = typeNode ? this.receiverTypeOf(typeNode, this.body.selfType, this.body.typeParams) : undefined;
-          this.bindPattern(pattern, declared ?? (value ? this.env.typeOf(value) : undefined));
-        }
+      case 'let_declaration':
+        this.letDeclaration(node);
         return;
-      }
-      case 'let_condition': {
-        const value = node.childForFieldName('value');
-        if (value) this.walk(value);
-        const pattern = node.childForFieldName('pattern');
-        if (pattern) this.bindPattern(pattern, null);
-        // `if let Some(x) = opt` / `Ok(x)`: x has the wrapped type.
-        const inner = pattern?.type === 'tuple_struct_pattern' ? this.unwrappingBinding(pattern) : undefined;
-        if (inner && value) {
-          const type = this.env.typeOf(value);
-          if (type && WRAPPED.has(type)) this.env.bind(this.text(inner), WRAPPED.get(type));
-        }
+      case 'let_condition':
+        this.letCondition(node);
         return;
-      }
-      case 'for_expression': {
-        const value = node.childForFieldName('value');
-        if (value) this.walk(value);
-        const mark = this.env.mark();
-        const pattern = node.childForFieldName('pattern');
-        if (pattern) this.bindPattern(pattern, null);
-        const body = node.childForFieldName('body');
-        if (body) this.walk(body);
-        this.env.restore(mark);
+      case 'for_expression':
+        this.forExpression(node);
         return;
-      }
-      case 'match_arm': {
-        const mark = this.env.mark();
-        const pattern = node.childForFieldName('pattern');
-        if (pattern) {
-          this.bindPattern(pattern, null);
-          const guard = pattern.childForFieldName('condition');
-          if (guard) this.walk(guard);
-        }
-        const value = node.childForFieldName('value');
-        if (value) this.walk(value);
-        this.env.restore(mark);
+      case 'match_arm':
+        this.matchArm(node);
         return;
-      }
-      case 'closure_expression': {
-        const mark = this.env.mark();
-        this.bindParameters(node.childForFieldName('parameters'));
-        const body = node.childForFieldName('body');
-        if (body) this.walk(body);
-        this.env.restore(mark);
+      case 'closure_expression':
+        this.closure(node);
         return;
-      }
       case 'block':
         this.block(node);
         return;
@@ -1369,6 +1312,84 @@ class RustExtractor {
         }
         this.walkChildren(node);
     }
+  }
+
+  private structExpression(node: Node): void {
+    const nameNode = node.childForFieldName('name');
+    const target = nameNode ? this.constructed(nameNode) : undefined;
+    if (target) this.emit('new', target, node);
+    const body = node.childForFieldName('body');
+    if (body) this.walk(body);
+  }
+
+  private fieldExpression(node: Node): void {
+    const value = node.childForFieldName('value');
+    const field = node.childForFieldName('field');
+    const valueType = value?.type;
+    if (valueType === 'self' && field?.type === 'field_identifier') {
+      this.emit('field', ref(this.text(field), ['self']), node, this.body.selfType, true);
+      return;
+    }
+    if (value) this.walk(value, valueType);
+  }
+
+  private letDeclaration(node: Node): void {
+    const value = node.childForFieldName('value');
+    const typeNode = node.childForFieldName('type');
+    const alternative = node.childForFieldName('alternative');
+    if (value) this.walk(value);
+    if (alternative) this.walk(alternative);
+    this.typeReferences(typeNode);
+    const pattern = node.childForFieldName('pattern');
+    if (pattern) {
+      const declared = typeNode ? this.receiverTypeOf(typeNode, this.body.selfType, this.body.typeParams) : undefined;
+      this.bindPattern(pattern, declared ?? (value ? this.env.typeOf(value) : undefined));
+    }
+  }
+
+  private letCondition(node: Node): void {
+    const value = node.childForFieldName('value');
+    if (value) this.walk(value);
+    const pattern = node.childForFieldName('pattern');
+    if (pattern) this.bindPattern(pattern, null);
+    // `if let Some(x) = opt` / `Ok(x)`: x has the wrapped type.
+    const inner = pattern?.type === 'tuple_struct_pattern' ? this.unwrappingBinding(pattern) : undefined;
+    if (inner && value) {
+      const type = this.env.typeOf(value);
+      if (type && WRAPPED.has(type)) this.env.bind(this.text(inner), WRAPPED.get(type));
+    }
+  }
+
+  private forExpression(node: Node): void {
+    const value = node.childForFieldName('value');
+    if (value) this.walk(value);
+    const mark = this.env.mark();
+    const pattern = node.childForFieldName('pattern');
+    if (pattern) this.bindPattern(pattern, null);
+    const body = node.childForFieldName('body');
+    if (body) this.walk(body);
+    this.env.restore(mark);
+  }
+
+  private matchArm(node: Node): void {
+    const mark = this.env.mark();
+    const pattern = node.childForFieldName('pattern');
+    if (pattern) {
+      this.bindPattern(pattern, null);
+      const guard = pattern.childForFieldName('condition');
+      if (guard) this.walk(guard);
+    }
+    const value = node.childForFieldName('value');
+    if (value) this.walk(value);
+    this.env.restore(mark);
+  }
+
+  private closure(node: Node): void {
+    const mark = this.env.mark();
+    this.bindParameters(node.childForFieldName('parameters'));
+    const body = node.childForFieldName('body');
+    if (body) this.walk(body);
+    this.env.restore(mark);
   }
 
   private walkChildren(node: Node): void {
