@@ -7,7 +7,8 @@
  * would have printed itself. Anything unusual (no watcher, another build, a refused or broken
  * connection) and the client answers by itself.
  *
- * This module is loaded before any command, so it imports only Node's own modules and repo.ts.
+ * This module is loaded before any command, so it imports only Node's own modules, repo.ts and
+ * warm.ts (whose other imports are types).
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -16,6 +17,7 @@ import type { Server, Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { INDEX_DIRECTORY, findGitRoot } from './repo.js';
+import { startWarmPool } from './warm.js';
 
 /** Unix socket paths are limited to ~104–108 bytes; a longer one is not used at all. */
 const MAX_SOCKET_PATH = 100;
@@ -208,12 +210,15 @@ export async function serveAnswers(root: string): Promise<AnswerServer | undefin
     return undefined;
   }
   server.unref();
+  // The index, engine and tokenizer stay open between answers (see warm.ts).
+  const warm = startWarmPool();
   return {
     path,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((closed) => server.close(() => closed()));
       rmSync(path, { force: true });
+      await warm.close();
     },
   };
 }

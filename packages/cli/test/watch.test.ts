@@ -316,6 +316,32 @@ describe('knowing watch answers knowing context', () => {
     expect(after.stderr).not.toContain('answered by');
   });
 
+  it('keeps its index and engine between answers, yet answers as fresh as the command would', async () => {
+    const repo = fixtureRepo('knowing-watch-warm-');
+    const answering = new Watcher(repo, ['--debounce', '50']);
+    await answering.until((events) => events.some((e) => e.event === 'ready'));
+    const same = async (args: string[]): Promise<string> => {
+      const viaWatcher = await knowing(args, { cwd: repo });
+      const direct = await knowing([...args, '--no-watcher'], { cwd: repo });
+      expect(viaWatcher.stderr).toMatch(/answered by the running `knowing watch`/);
+      expect(viaWatcher.code).toBe(0);
+      expect(viaWatcher.stdout).toBe(direct.stdout);
+      return viaWatcher.stdout;
+    };
+    const task = ['context', '--task', 'apply a discount code to the cart total'];
+    const first = await same(task);
+    expect(await same(task)).toBe(first);
+
+    // A config written after the first answer: the kept engine was built under the old one.
+    writeFileSync(join(repo, 'knowing.config.json'), JSON.stringify({ engine: { rankingModel: 'formula', channels: { lexical: 0 } } }));
+    expect(await same(task)).not.toBe(first);
+
+    // An edit the watcher may not have indexed yet: the answer still has it.
+    appendFileSync(join(repo, 'bookshop', 'cart.py'), '\n\ndef apply_loyalty_points(cart, points):\n    return cart.total() - points / 100\n');
+    expect(await same(['context', '--task', 'apply loyalty points to the cart', '--budget', '2000'])).toContain('apply_loyalty_points');
+    expect(await answering.interrupt()).toBe(130);
+  });
+
   it('leaves a socket file no process listens on behind it: the command answers by itself', async () => {
     const repo = fixtureRepo('knowing-watch-stale-');
     expect((await knowing(['index', '-q'], { cwd: repo })).code).toBe(0);

@@ -12,8 +12,9 @@ import { CliError, ExitCode, usageError } from '../errors.js';
 import { createProgress } from '../progress.js';
 import { changedFiles, ignoreIndexDirectory, refuseBroadRoot, toRepoPath } from '../repo.js';
 import { checkFormat, engineFor, isBinaryFormat, modelWarning } from '../engine.js';
-import { locate } from '../session.js';
-import { openFreshIndex } from '../freshen.js';
+import { locate, openIndex } from '../session.js';
+import { freshen, openFreshIndex } from '../freshen.js';
+import { activeWarmPool } from '../warm.js';
 import type { OpenIndex } from '../session.js';
 import { formatInt } from '../text.js';
 
@@ -113,12 +114,16 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
     throw usageError(`${format} is a binary format and stdout is a terminal`, `redirect it to a file: knowing context … --format ${format} > pack.${format}`);
   }
   const budget = budgetFlag ?? defaults.budget;
-  const tokenizer = await tokenizerFor(stringValue(ctx.values, 'tokenizer'));
+  // Answering for a watcher's clients, the index, engine and tokenizer stay open between commands.
+  const warm = activeWarmPool();
+  const tokenizerName = stringValue(ctx.values, 'tokenizer');
+  const tokenizer = warm ? await warm.tokenizer(tokenizerKey(tokenizerName), () => tokenizerFor(tokenizerName)) : await tokenizerFor(tokenizerName);
 
   if (booleanValue(ctx.values, 'reindex')) await reindex(ctx);
-  const index = await openFreshIndex(ctx);
+  const index = warm ? await warm.index(location, () => openIndex(ctx)) : await openFreshIndex(ctx);
   try {
-    const engine = await engineFor(index, modelWarning(ctx));
+    if (warm) await freshen(ctx, index);
+    const engine = warm ? await warm.engine(index, () => engineFor(index, modelWarning(ctx))) : await engineFor(index, modelWarning(ctx));
     const options = { format, ...(budget !== undefined ? { budget } : {}) };
     const { result, title } = await answer(ctx, engine, index, query, options);
     const fitted = fitPack(result.pack, {
@@ -145,7 +150,7 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
     }
     return ExitCode.Ok;
   } finally {
-    await index.close();
+    if (!warm) await index.close();
   }
 }
 
@@ -154,10 +159,14 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
  * load in a worker while the command opens the index and answers.
  */
 export async function tokenizerFor(name: string | undefined): Promise<Tokenizer> {
-  const choice = (name ?? 'cl100k').trim().toLowerCase();
+  const choice = tokenizerKey(name);
   if (choice === 'cl100k' || choice === 'cl100k_base') return startExactTokenizer();
   if (choice === 'heuristic' || choice === 'chars/4') return createHeuristicTokenizer();
   throw usageError(`unknown tokenizer "${name}"`, 'use cl100k (exact) or heuristic (characters / 4)');
+}
+
+function tokenizerKey(name: string | undefined): string {
+  return (name ?? 'cl100k').trim().toLowerCase();
 }
 
 function writeOutput(ctx: CommandContext, fitted: FittedPack): void {

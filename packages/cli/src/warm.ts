@@ -1,0 +1,127 @@
+/**
+ * What a process answering many `knowing context` commands keeps between them (the watcher,
+ * for its socket's clients): the open index, the engine over it and the tokenizer. Reusing
+ * them skips opening the database, building the engine, reading the graph into memory and
+ * loading the tokenizer's tables on every answer — and their caches stay warm. Each piece is
+ * checked before it is reused: an index file replaced on disk is reopened, a changed config
+ * or model builds a new engine.
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Engine } from '@knowing/engine';
+import type { Tokenizer } from '@knowing/pack';
+import { INDEX_DIRECTORY } from './repo.js';
+import type { Location, OpenIndex } from './session.js';
+
+export interface WarmPool {
+  /** The open index of a location, opened with `open` the first time and kept; never close it. */
+  index(location: Location, open: () => Promise<OpenIndex>): Promise<OpenIndex>;
+  /** The engine over a kept index, built with `create` the first time and again when the model file changed. */
+  engine(index: OpenIndex, create: () => Promise<Engine>): Promise<Engine>;
+  /** A tokenizer by name, started once. */
+  tokenizer(name: string, start: () => Promise<Tokenizer>): Promise<Tokenizer>;
+  /** Close every kept index. */
+  close(): Promise<void>;
+}
+
+interface KeptIndex {
+  readonly identity: string;
+  readonly index: Promise<OpenIndex>;
+}
+
+/** What identifies the file behind a path: replaced (a restored backup, a copy) means another file. */
+function fileIdentity(path: string): string {
+  try {
+    const stats = statSync(path);
+    return `${stats.dev}:${stats.ino}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+function modifiedAt(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Where an index lives, and what it was opened with: the identity of its file and the config
+ * (an open index carries the config it was opened under, which the engine is built from).
+ */
+function indexKeys(location: Location): { key: string; identity: string } {
+  const config = `${JSON.stringify(location.loaded.config)}\0${location.loaded.file ?? ''}\0${modifiedAt(location.loaded.file ?? '')}`;
+  if (location.postgres) return { key: `${location.postgres.shown}\0${location.root}`, identity: config };
+  return { key: location.dbPath, identity: `${fileIdentity(location.dbPath)}\0${config}` };
+}
+
+export function createWarmPool(): WarmPool {
+  const indexes = new Map<string, KeptIndex>();
+  const engines = new WeakMap<OpenIndex, { readonly key: string; readonly engine: Promise<Engine> }>();
+  const tokenizers = new Map<string, Promise<Tokenizer>>();
+
+  const forget = (key: string, kept: KeptIndex): void => {
+    if (indexes.get(key) !== kept) return;
+    indexes.delete(key);
+    void kept.index.then((index) => index.close()).catch(() => {});
+  };
+
+  return {
+    async index(location, open) {
+      const { key, identity } = indexKeys(location);
+      const kept = indexes.get(key);
+      if (kept && kept.identity === identity) return kept.index;
+      if (kept) forget(key, kept);
+      const fresh: KeptIndex = { identity, index: open() };
+      indexes.set(key, fresh);
+      // A failed open is not kept: the next command tries again.
+      fresh.index.catch(() => indexes.get(key) === fresh && indexes.delete(key));
+      return fresh.index;
+    },
+    async engine(index, create) {
+      const key = String(modifiedAt(join(index.root, INDEX_DIRECTORY, 'model.json')));
+      const kept = engines.get(index);
+      if (kept && kept.key === key) return kept.engine;
+      const engine = create();
+      engines.set(index, { key, engine });
+      engine.catch(() => engines.get(index)?.engine === engine && engines.delete(index));
+      return engine;
+    },
+    async tokenizer(name, start) {
+      let kept = tokenizers.get(name);
+      if (!kept) {
+        kept = start();
+        tokenizers.set(name, kept);
+        kept.catch(() => tokenizers.get(name) === kept && tokenizers.delete(name));
+      }
+      return kept;
+    },
+    async close() {
+      const kept = [...indexes.values()];
+      indexes.clear();
+      await Promise.all(kept.map((k) => k.index.then((index) => index.close()).catch(() => {})));
+    },
+  };
+}
+
+let active: WarmPool | undefined;
+
+/** The pool of this process when it answers for others (`knowing watch`), else undefined. */
+export function activeWarmPool(): WarmPool | undefined {
+  return active;
+}
+
+/** Keep indexes, engines and tokenizers warm in this process from now on, until the pool is closed. */
+export function startWarmPool(): WarmPool {
+  const pool = createWarmPool();
+  active = pool;
+  return {
+    ...pool,
+    async close() {
+      if (active === pool) active = undefined;
+      await pool.close();
+    },
+  };
+}
