@@ -1,46 +1,8 @@
-import { splitIdentifier } from '@knowing/keywords';
+import { foldWord, splitIdentifier } from '@knowing/keywords';
 import { DETERMINERS } from './data/words.js';
 
 const NON_WORD = /[^\p{L}\p{M}\p{N}]+/u;
-const HAS_DIGIT = /\p{N}/u;
-const VOWELS = new Set(['a', 'e', 'i', 'o', 'u']);
-/** Doubled consonants that stay doubled when a suffix goes (`install`, `access`, `buzz`). */
-const KEEP_DOUBLED = new Set(['l', 's', 'z']);
-/** Words the suffix rules would merge with an unrelated word (`settings` → `set`). */
-const FOLD_EXCEPTIONS: ReadonlyMap<string, string> = new Map([
-  ['setting', 'setting'],
-  ['settings', 'setting'],
-  ['embed', 'embed'],
-]);
-
 const DEFAULT_IGNORED: ReadonlySet<string> = new Set(DETERMINERS);
-
-function undouble(stem: string): string {
-  const last = stem[stem.length - 1];
-  const doubled = last !== undefined && last === stem[stem.length - 2] && !VOWELS.has(last) && !KEEP_DOUBLED.has(last);
-  // `logging` → `log`, but `adding` stays `add`: never below three letters.
-  return doubled && stem.length > 3 ? stem.slice(0, -1) : stem;
-}
-
-/**
- * Fold a lower-case word so that its plural and its verb inflections compare equal to the
- * base form: `validators`/`validator`, `caching`/`cached`/`cache`, `retries`/`retry`,
- * `logging`/`log`, `naming`/`name`. Only used to compare two folded words, never shown.
- * Words of three characters or fewer and words with digits are left alone, and no suffix
- * rule leaves fewer than three letters.
- */
-export function foldWord(word: string): string {
-  const exception = FOLD_EXCEPTIONS.get(word);
-  if (exception !== undefined) return exception;
-  if (word.length <= 3 || HAS_DIGIT.test(word)) return word;
-  let w = word;
-  if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) w = w.slice(0, -1);
-  if (w.endsWith('ing') && w.length - 3 >= 3) w = undouble(w.slice(0, -3));
-  else if (w.endsWith('ed') && !w.endsWith('eed') && w.length - 2 >= 3) w = undouble(w.slice(0, -2));
-  if (w.endsWith('e') && w.length - 1 >= 3) w = w.slice(0, -1);
-  if (w.endsWith('y') && w.length >= 4) w = `${w.slice(0, -1)}i`;
-  return w;
-}
 
 function fold(words: readonly string[], ignored: ReadonlySet<string>): string[] {
   const out: string[] = [];

@@ -3,46 +3,12 @@
  * lower-case word stems, so "serializer chain" meets `SerializerChain` and "serialized" meets
  * `serialize`. Used as a ranking signal (how many task terms a symbol names), not for retrieval.
  */
+import { stemTerm } from './fold.js';
 import { splitIdentifier } from './split.js';
 import { STOP_WORDS } from './data/stop-words.js';
 
-/** Suffixes removed by {@link stemTerm}, longest first; a stem keeps at least four characters. */
-const SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'ers', 'er', 'ies', 'es', 'ed', 's', 'ly'];
-const MIN_STEM = 4;
 const MIN_TERM = 3;
 const STOP: ReadonlySet<string> = new Set(STOP_WORDS);
-
-/**
- * A conservative suffix stripper: one suffix at most, and only when at least four characters
- * remain, so short words (`user`, `node`, `test`) stay as they are. Inflections of one word
- * land on one stem (`serialize`/`serializer`/`serialized` → `serializ`), which is all a match
- * needs; stems are not words.
- *
- * @example
- * ```ts
- * stemTerm('handlers');      // 'handl'
- * stemTerm('handler');       // 'handl'
- * stemTerm('serialization'); // 'serializ'
- * stemTerm('dependencies');  // 'dependency'
- * stemTerm('user');          // 'user'
- * ```
- */
-export function stemTerm(word: string): string {
-  const lower = word.toLowerCase();
-  for (const suffix of SUFFIXES) {
-    if (lower.length - suffix.length < MIN_STEM || !lower.endsWith(suffix)) continue;
-    // `class`, `process`, `access`: a double s is not a plural.
-    if (suffix === 's' && lower.endsWith('ss')) break;
-    const stem = lower.slice(0, -suffix.length);
-    return suffix === 'ies' ? `${stem}y` : trimE(stem);
-  }
-  return trimE(lower);
-}
-
-/** `serialize` and `serializ(er)` must meet: a final `e` is dropped from stems of five or more letters. */
-function trimE(stem: string): string {
-  return stem.length > MIN_STEM && stem.endsWith('e') ? stem.slice(0, -1) : stem;
-}
 
 function addTerms(word: string, out: Set<string>): void {
   for (const part of splitIdentifier(word)) {

@@ -21,6 +21,7 @@ describe('public API', () => {
         'symbolTerms',
         'countTermMatches',
         'stemTerm',
+        'foldWord',
         'lexicalTerms',
         'lexicalQueryTerms',
         'LEXICAL_STOP_WORDS',

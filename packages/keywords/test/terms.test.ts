@@ -1,21 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { countTermMatches, stemTerm, symbolTerms, taskTerms } from '../src/index.js';
+import { countTermMatches, foldWord, stemTerm, symbolTerms, taskTerms } from '../src/index.js';
 
 describe('stemTerm', () => {
   it('brings inflections of one word onto one stem', () => {
     const stems = (words: string[]) => new Set(words.map(stemTerm));
     expect(stems(['serialize', 'serializer', 'serialized', 'serializers', 'serialization'])).toEqual(new Set(['serializ']));
     expect(stems(['route', 'routes', 'routing'])).toEqual(new Set(['rout']));
-    expect(stems(['dependency', 'dependencies'])).toEqual(new Set(['dependency']));
+    expect(stems(['dependency', 'dependencies'])).toEqual(new Set(['dependenci']));
     expect(stems(['process', 'processes'])).toEqual(new Set(['process']));
+    expect(stems(['log', 'logs', 'logging', 'logged', 'logger', 'loggers'])).toEqual(new Set(['log']));
+    expect(stems(['handle', 'handles', 'handler', 'handlers', 'handled'])).toEqual(new Set(['handl']));
   });
 
-  it('leaves short words and double-s words alone', () => {
+  it('leaves short words and double-s words alone, and keeps unrelated words apart', () => {
     expect(stemTerm('user')).toBe('user');
-    expect(stemTerm('node')).toBe('node');
     expect(stemTerm('class')).toBe('class');
     expect(stemTerm('access')).toBe('access');
-    expect(stemTerm('Files')).toBe('file');
+    expect(stemTerm('Files')).toBe(stemTerm('file'));
+    expect(stemTerm('settings')).not.toBe(stemTerm('set'));
+    expect(stemTerm('order')).toBe('order');
+  });
+
+  it('is the shared fold plus the agent and action nouns', () => {
+    for (const word of ['caching', 'validators', 'retries', 'naming', 'settings']) expect(stemTerm(word)).toBe(foldWord(word));
+    expect(foldWord('serializer')).toBe('serializer');
+    expect(stemTerm('serializer')).toBe('serializ');
   });
 });
 
