@@ -3,7 +3,7 @@ import type { ContextResult, Engine } from '@knowing/engine';
 import { createSqliteStore } from '@knowing/store-sqlite';
 import { fitPack } from '@knowing/wire';
 import type { FittedPack } from '@knowing/wire';
-import { createHeuristicTokenizer, startExactTokenizer } from '@knowing/pack';
+import { createExactTokenizer, createHeuristicTokenizer, startExactTokenizer } from '@knowing/pack';
 import type { Tokenizer } from '@knowing/pack';
 import { readSourceFile } from '../source.js';
 import { booleanValue, listValue, positiveInteger, stringValue, withTaskText } from '../args.js';
@@ -117,7 +117,7 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
   // Answering for a watcher's clients, the index, engine and tokenizer stay open between commands.
   const warm = activeWarmPool();
   const tokenizerName = stringValue(ctx.values, 'tokenizer');
-  const tokenizer = warm ? await warm.tokenizer(tokenizerKey(tokenizerName), () => tokenizerFor(tokenizerName)) : await tokenizerFor(tokenizerName);
+  const tokenizer = warm ? await warm.tokenizer(tokenizerKey(tokenizerName), () => tokenizerFor(tokenizerName, { inThread: true })) : await tokenizerFor(tokenizerName);
 
   if (booleanValue(ctx.values, 'reindex')) await reindex(ctx);
   const index = warm ? await warm.index(location, () => openIndex(ctx)) : await openFreshIndex(ctx);
@@ -156,11 +156,13 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
 
 /**
  * The tokenizer a budget is counted in: cl100k_base unless --tokenizer heuristic. Its tables
- * load in a worker while the command opens the index and answers.
+ * load in a worker while the command opens the index and answers — or, for a process that
+ * keeps the tokenizer for many answers (`inThread`), once in this thread, which then counts
+ * without a round trip to a worker.
  */
-export async function tokenizerFor(name: string | undefined): Promise<Tokenizer> {
+export async function tokenizerFor(name: string | undefined, options: { readonly inThread?: boolean } = {}): Promise<Tokenizer> {
   const choice = tokenizerKey(name);
-  if (choice === 'cl100k' || choice === 'cl100k_base') return startExactTokenizer();
+  if (choice === 'cl100k' || choice === 'cl100k_base') return options.inThread ? createExactTokenizer() : startExactTokenizer();
   if (choice === 'heuristic' || choice === 'chars/4') return createHeuristicTokenizer();
   throw usageError(`unknown tokenizer "${name}"`, 'use cl100k (exact) or heuristic (characters / 4)');
 }
