@@ -2,7 +2,7 @@
  * Peer benchmark: knowing against codegraph (npm `@colbymchenry/codegraph`, pinned to 1.6.1)
  * on the same checkouts, both run as a user runs them: one CLI process per command.
  *
- *   pnpm bench:peers --corpus <dir> [--repos flask,caddy] [--runs 3] [--scratch <dir>] [--task "…"] [--json]
+ *   pnpm bench:peers --corpus <dir> [--repos flask,caddy] [--runs 3] [--scratch <dir>] [--task "…"] [--watch] [--json]
  *
  * codegraph is installed into <scratch>/codegraph-1.6.1 (`npm install --prefix … --no-save`;
  * reused when already there; never a dependency of any package). Each repository is copied
@@ -18,6 +18,10 @@
  *           index brought back up to date, untimed;
  *   query   the same task on the up-to-date index (knowing: `context --no-refresh`; codegraph:
  *           `context`), process start included.
+ * knowing's commands answer in their own process (`--no-watcher`) and never from its answer
+ * cache (`--fresh`). With --watch, a third column set measures change and query again with a
+ * `knowing watch` running for the copy (started untimed, asked once before the timed runs),
+ * which answers the same commands; codegraph's daemon stays off (CODEGRAPH_NO_DAEMON).
  * Peak RSS is the largest sum, over a command's process and its descendants, of their RSS,
  * sampled every 20 ms from /proc (codegraph's npm launcher starts its bundled Node, which starts
  * a watchdog process; knowing's parser threads are in its one process). CPU time comes from
@@ -27,6 +31,7 @@
  * Needs Linux (/proc), npm, and the built CLI: `pnpm build` in the repository root.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,6 +104,16 @@ interface PeerTool {
   resync(): readonly Invocation[];
   facts(full: readonly ProcessRun[]): IndexFacts | null;
   notes(figure: Figure, runs: readonly ProcessRun[]): string[];
+  /** The figures this tool is measured on; all when unset. */
+  readonly figures?: readonly Figure[];
+  /** A process the tool keeps running while its figures are measured (started untimed). */
+  readonly session?: ToolSession;
+}
+
+/** A long-lived helper process of a tool: opened before its timed steps, closed before any full index. */
+interface ToolSession {
+  open(): Promise<void>;
+  close(): Promise<void>;
 }
 
 // ---------------------------------------------------------------- processes
@@ -229,16 +244,22 @@ function knowingBin(): string {
   return CLI_BIN;
 }
 
-function knowingTool(bin: string, root: string, dbPath: string): PeerTool {
+/**
+ * knowing's command lines. Plain, every command answers in its own process (`--no-watcher`);
+ * `watched`, a `knowing watch` runs for the copy and the same `context` commands are answered
+ * by it — only the change and query figures, on the plain tool's index.
+ */
+function knowingTool(bin: string, root: string, dbPath: string, watched = false): PeerTool {
   const node = (...args: string[]): Invocation => ({ command: process.execPath, args: [bin, ...args] });
-  const where = ['--repo', root, '--db', dbPath];
+  const where = ['--repo', root, '--db', dbPath, ...(watched ? [] : ['--no-watcher'])];
   // NODE_OPTIONS cleared: the benchmark's own --import/--conditions must not reach the CLI.
   const env = { ...process.env, NODE_OPTIONS: '' };
   const version = spawnSync(process.execPath, [bin, '--version'], { env, encoding: 'utf8' }).stdout.trim();
   return {
-    name: 'knowing',
+    name: watched ? WATCHED : 'knowing',
     version,
     env,
+    ...(watched ? { figures: ['change', 'query'] as const, session: watchSession(bin, root, dbPath, env) } : {}),
     clean: () => {
       for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${dbPath}${suffix}`, { force: true });
     },
@@ -249,10 +270,11 @@ function knowingTool(bin: string, root: string, dbPath: string): PeerTool {
         case 'full':
           return [node('index', root, '--full', '--db', dbPath, '-q', '--json')];
         // Without -q: the note on stderr says what was re-indexed, and whether the answer was cached.
+        // --fresh: both knowing tools ask the same question, and answers are cached in the index.
         case 'change':
-          return [node('context', '--task', task, ...where, '--budget', String(BUDGET))];
+          return [node('context', '--task', task, ...where, '--budget', String(BUDGET), '--fresh')];
         case 'query':
-          return [node('context', '--task', task, ...where, '--budget', String(BUDGET), '--no-refresh')];
+          return [node('context', '--task', task, ...where, '--budget', String(BUDGET), '--no-refresh', '--fresh')];
       }
     },
     resync: () => [node('index', root, '--db', dbPath, '-q')],
@@ -260,12 +282,48 @@ function knowingTool(bin: string, root: string, dbPath: string): PeerTool {
     notes: (figure, runs) => {
       const stderr = runs.at(-1)?.stderr ?? '';
       const notes: string[] = [];
-      if (figure === 'change') {
+      // Through a watcher, its own run may have indexed the edit before the command looked.
+      if (figure === 'change' && !watched) {
         const files = knowingReindexed(stderr);
         notes.push(files === 1 ? 're-indexed 1 file' : `warning: context re-indexed ${files ?? 'no'} files, not the 1 edited`);
       }
       if ((figure === 'change' || figure === 'query') && knowingFromCache(stderr)) notes.push('warning: answer from the answer cache');
       return notes;
+    },
+  };
+}
+
+const WATCHED = 'knowing (watch)';
+
+/**
+ * `knowing watch` over the copy, writing the same index: ready when its first line says so,
+ * then asked one untimed query, so that the figures are those of a watcher that has answered
+ * before (as one that runs beside an agent has).
+ */
+function watchSession(bin: string, root: string, dbPath: string, env: NodeJS.ProcessEnv): ToolSession {
+  let running: { child: ChildProcess; exited: Promise<void> } | undefined;
+  return {
+    async open() {
+      if (running) return;
+      const child = spawn(process.execPath, [bin, 'watch', root, '--db', dbPath, '--debounce', '50', '--json', '-q'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const exited = new Promise<void>((done) => child.once('exit', () => done()));
+      running = { child, exited };
+      await new Promise<void>((ready, fail) => {
+        let seen = '';
+        child.stdout!.on('data', (chunk: Buffer) => {
+          seen += chunk.toString('utf8');
+          if (seen.includes('"event":"ready"')) ready();
+        });
+        void exited.then(() => fail(new Error(`knowing watch exited before it was ready: ${seen.trim().split('\n').at(-1) ?? ''}`)));
+      });
+      spawnSync(process.execPath, [bin, 'context', '--task', 'warm up', '--repo', root, '--db', dbPath, '--budget', String(BUDGET), '-q'], { cwd: root, env });
+    },
+    async close() {
+      if (!running) return;
+      const { child, exited } = running;
+      running = undefined;
+      child.kill('SIGINT');
+      await exited;
     },
   };
 }
@@ -396,7 +454,7 @@ async function benchRepo(args: PeersArgs, work: string, repo: string, codegraphB
   const copied = performance.now();
   copyCheckout(join(args.corpus, repo), root);
   const task = taskFor(repo, args.task);
-  const tools = [knowingTool(knowingBin(), root, dbPath), codegraphTool(codegraphBin, root)];
+  const tools = [knowingTool(knowingBin(), root, dbPath), codegraphTool(codegraphBin, root), ...(args.watch ? [knowingTool(knowingBin(), root, dbPath, true)] : [])];
   const figures = new Map(tools.map((t) => [t.name, emptyFigures()]));
   const indexed = new Map<string, IndexFacts | null>(tools.map((t) => [t.name, null]));
   /** Why a tool has no index to update or query (its last full index failed). */
@@ -412,6 +470,9 @@ async function benchRepo(args: PeersArgs, work: string, repo: string, codegraphB
   const measure = async (tool: PeerTool, figure: Figure, run: number): Promise<void> => {
     const cell = figures.get(tool.name)![figure];
     if (cell.error) return; // failed once: the figure would fail again
+    if (tool.figures && !tool.figures.includes(figure)) return;
+    // A full index starts from a new database: no helper process may hold the old one open.
+    if (figure === 'full') for (const t of tools) await t.session?.close();
     if (figure !== 'start' && figure !== 'full' && noIndex.has(tool.name)) {
       cell.error = `no index: ${noIndex.get(tool.name)!.split('\n')[0]!}`;
       return;
@@ -422,6 +483,12 @@ async function benchRepo(args: PeersArgs, work: string, repo: string, codegraphB
     }
     progress(`${repo} run ${run}/${args.runs}: ${figure} ${tool.name}`);
     if (figure === 'full') tool.clean();
+    try {
+      await tool.session?.open();
+    } catch (error) {
+      cell.error = (error as Error).message;
+      return;
+    }
     const edit = figure === 'change' ? editFile(join(root, editedFile!), editComment(editedFile!, `${tool.name} ${run}`), journal) : null;
     try {
       const runs = await runAll(tool.steps(figure, task), root, tool.env, timeFile);
@@ -450,6 +517,7 @@ async function benchRepo(args: PeersArgs, work: string, repo: string, codegraphB
     }
   }
   progress('');
+  for (const tool of tools) await tool.session?.close();
 
   const commands: RepoResult['commands'] = {};
   for (const tool of tools) {
@@ -485,6 +553,8 @@ const ROWS: readonly RowSpec[] = [
   { label: 'CLI query, answer size', figure: 'query', unit: 'bytes', pick: (s) => s.stdoutBytes },
 ];
 
+const WATCHED_ROWS: readonly RowSpec[] = ROWS.filter((row) => row.figure === 'change' || row.figure === 'query');
+
 function describeIndexed(facts: IndexFacts | null): string {
   if (!facts) return '?';
   return `${facts.files.toLocaleString('en-US')} files, ${facts.nodes.toLocaleString('en-US')} nodes, ${facts.edges.toLocaleString('en-US')} edges`;
@@ -502,6 +572,11 @@ function report(args: PeersArgs, results: readonly RepoResult[], load: readonly 
     lines.push('', `${r.repo} — task "${r.task}"; edited ${r.editedFile ?? '(none)'}`);
     lines.push(`  indexed: knowing ${describeIndexed(k.indexed)}; codegraph ${describeIndexed(c.indexed)}`);
     lines.push(...comparisonTable(ROWS, k.figures, c.figures, 'codegraph').map((l) => `  ${l}`));
+    const w = r.tools[WATCHED];
+    if (w) {
+      lines.push(`  with a running \`knowing watch\` answering knowing's commands (codegraph as above):`);
+      lines.push(...comparisonTable(WATCHED_ROWS, w.figures, c.figures, 'codegraph').map((l) => `  ${l}`));
+    }
     for (const [name, tool] of Object.entries(r.tools)) {
       for (const figure of FIGURES) {
         const cell = tool.figures[figure];

@@ -7,7 +7,7 @@ import { basename, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fmt, fmtMs, formatTable, median, UsageError } from './perf-lib.js';
 
-export const PEERS_USAGE = 'usage: pnpm bench:peers --corpus <dir> [--repos flask,caddy] [--runs 3] [--scratch <dir>] [--task "…"] [--json]';
+export const PEERS_USAGE = 'usage: pnpm bench:peers --corpus <dir> [--repos flask,caddy] [--runs 3] [--scratch <dir>] [--task "…"] [--watch] [--json]';
 
 /** The peer the benchmark installs: pinned, so figures taken on different days compare. */
 export const CODEGRAPH_PACKAGE = '@colbymchenry/codegraph';
@@ -26,6 +26,11 @@ export interface PeersArgs {
   readonly task: string | undefined;
   /** Print the raw numbers as JSON instead of the tables. */
   readonly json: boolean;
+  /**
+   * Also measure knowing's change and query figures through a running `knowing watch` (the
+   * command hands its command line to the watcher, which keeps the index and engine open).
+   */
+  readonly watch: boolean;
 }
 
 /**
@@ -47,6 +52,7 @@ export function parsePeersArgs(argv: readonly string[], cwd: string, tmpdir: str
         scratch: { type: 'string' },
         task: { type: 'string' },
         json: { type: 'boolean' },
+        watch: { type: 'boolean' },
       },
     }));
   } catch (error) {
@@ -71,6 +77,7 @@ export function parsePeersArgs(argv: readonly string[], cwd: string, tmpdir: str
     scratch: scratch === undefined ? join(tmpdir, 'knowing-peers') : abs(scratch),
     task: task?.trim(),
     json: values.json === true,
+    watch: values.watch === true,
   };
 }
 

@@ -34,7 +34,7 @@ describe('parsePeersArgs', () => {
   });
 
   it('defaults to 3 runs, every repository, a scratch folder under the temporary directory, tables', () => {
-    expect(parsePeersArgs(['--corpus', '/c'], '/', '/var/tmp')).toEqual({ corpus: '/c', repos: undefined, runs: 3, scratch: '/var/tmp/knowing-peers', task: undefined, json: false });
+    expect(parsePeersArgs(['--corpus', '/c'], '/', '/var/tmp')).toEqual({ corpus: '/c', repos: undefined, runs: 3, scratch: '/var/tmp/knowing-peers', task: undefined, json: false, watch: false });
   });
 
   it('reads --repos as a comma list without blanks or repeats, and refuses an empty one', () => {
@@ -43,7 +43,7 @@ describe('parsePeersArgs', () => {
   });
 
   it('takes --runs as a whole number of at least 1', () => {
-    expect(parsePeersArgs(['--corpus', '/c', '--runs', '2', '--json'], '/', '/tmp')).toMatchObject({ runs: 2, json: true });
+    expect(parsePeersArgs(['--corpus', '/c', '--runs', '2', '--json', '--watch'], '/', '/tmp')).toMatchObject({ runs: 2, json: true, watch: true });
     expect(() => parsePeersArgs(['--corpus', '/c', '--runs', '0'], '/', '/tmp')).toThrow(/--runs must be a whole number ≥ 1, got "0"/);
     expect(() => parsePeersArgs(['--corpus', '/c', '--runs', 'two'], '/', '/tmp')).toThrow(UsageError);
   });

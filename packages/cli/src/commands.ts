@@ -120,6 +120,7 @@ export const contextCommand: Command = {
     reindex: { type: 'boolean', description: 'refresh the index (incrementally) before answering; creates it if missing' },
     'no-refresh': NO_REFRESH_OPTION,
     'no-watcher': { type: 'boolean', description: 'answer in this process even when `knowing watch` runs for the repository (it answers otherwise, faster)' },
+    fresh: { type: 'boolean', description: 'work the answer out again even when the same question was answered since the last index change (answers are cached in the index)' },
     store: STORE_OPTION,
   },
   examples: [

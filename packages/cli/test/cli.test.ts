@@ -89,6 +89,17 @@ describe('knowing context', () => {
     expect(result.stderr).toMatch(/knowing: \d+ of \d+ ranked symbols, [\d,]+ of 50,000 tokens \(xml, cl100k_base\)/);
   });
 
+  it('says when an answer comes from the cache, and --fresh works it out again', async () => {
+    const task = ['context', '--task', 'restock a book in the inventory', '--budget', '3000'];
+    const first = await knowing(task, { cwd: repo });
+    const again = await knowing(task, { cwd: repo });
+    const fresh = await knowing([...task, '--fresh'], { cwd: repo });
+    expect(first.stderr).not.toContain('from cache');
+    expect(again.stderr).toContain('from cache');
+    expect(fresh.stderr).not.toContain('from cache');
+    expect(fresh.stdout).toBe(again.stdout);
+  });
+
   it('writes gcf that decodes, within the budget', async () => {
     const result = await knowing(['context', '--task', TASK, '--format', 'gcf', '--budget', '400'], { cwd: repo });
     expect(result.code).toBe(0);

@@ -124,7 +124,7 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
   try {
     if (warm) await freshen(ctx, index);
     const engine = warm ? await warm.engine(index, () => engineFor(index, modelWarning(ctx))) : await engineFor(index, modelWarning(ctx));
-    const options = { format, ...(budget !== undefined ? { budget } : {}) };
+    const options = { format, ...(budget !== undefined ? { budget } : {}), ...(booleanValue(ctx.values, 'fresh') ? { fresh: true } : {}) };
     const { result, title } = await answer(ctx, engine, index, query, options);
     const fitted = fitPack(result.pack, {
       format,
@@ -182,7 +182,7 @@ async function answer(
   engine: Engine,
   index: OpenIndex,
   query: Query,
-  options: { readonly format: string; readonly budget?: number },
+  options: { readonly format: string; readonly budget?: number; readonly fresh?: boolean },
 ): Promise<{ result: ContextResult; title: string }> {
   switch (query.kind) {
     case 'task':
