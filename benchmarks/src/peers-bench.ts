@@ -288,6 +288,7 @@ function knowingTool(bin: string, root: string, dbPath: string, watched = false)
         notes.push(files === 1 ? 're-indexed 1 file' : `warning: context re-indexed ${files ?? 'no'} files, not the 1 edited`);
       }
       if ((figure === 'change' || figure === 'query') && knowingFromCache(stderr)) notes.push('warning: answer from the answer cache');
+      if (watched && (figure === 'change' || figure === 'query') && !stderr.includes('answered by the running')) notes.push('warning: not answered by the watcher');
       return notes;
     },
   };
@@ -305,6 +306,8 @@ function watchSession(bin: string, root: string, dbPath: string, env: NodeJS.Pro
   return {
     async open() {
       if (running) return;
+      // The watcher listens at <repo>/.knowing/cli.sock, and makes no folder for it: the index is elsewhere (--db).
+      mkdirSync(join(root, '.knowing'), { recursive: true });
       const child = spawn(process.execPath, [bin, 'watch', root, '--db', dbPath, '--debounce', '50', '--json', '-q'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
       const exited = new Promise<void>((done) => child.once('exit', () => done()));
       running = { child, exited };
@@ -553,7 +556,8 @@ const ROWS: readonly RowSpec[] = [
   { label: 'CLI query, answer size', figure: 'query', unit: 'bytes', pick: (s) => s.stdoutBytes },
 ];
 
-const WATCHED_ROWS: readonly RowSpec[] = ROWS.filter((row) => row.figure === 'change' || row.figure === 'query');
+/** Wall times only: the watcher's memory is not in the command's process tree, so its RSS would flatter it. */
+const WATCHED_ROWS: readonly RowSpec[] = ROWS.filter((row) => (row.figure === 'change' || row.figure === 'query') && row.unit === 'ms');
 
 function describeIndexed(facts: IndexFacts | null): string {
   if (!facts) return '?';
