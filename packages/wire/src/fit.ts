@@ -226,12 +226,14 @@ export function fitPack(pack: ContextPack, options: FitOptions): FittedPack {
     const text = formatPack(packOf(k, tokensUsed), { ...trialOptions(task, history), format: measuredFormat, ...(registry ? { registry } : {}) });
     return typeof text === 'string' ? text : '';
   };
-  const exact = (k: number, tokensUsed: number, task: string | undefined, history = false): number => tokenizer.count(render(k, tokensUsed, task, history));
-  // The search counts piece by piece with a cache: trials share most of their lines, and a
-  // tokenizer's cost grows with the text. Counts of pieces add up to the whole's or a little
-  // more (a tokenizer may merge a blank line into the line before), so the search is
-  // conservative; the exact count decides at the end.
-  const approximate = piecewiseCounter(tokenizer);
+  // Trials share most of their lines: every count goes through one cache of pieces. The search
+  // counts lines (long ones in chunks), which add up to the whole's count or a little more, so
+  // it is conservative; the decisions are made on exact counts, which for a tokenizer whose
+  // counts add over lines are sums of cached line groups too.
+  const pieces = new Map<string, number>();
+  const approximate = piecewiseCounter(tokenizer, pieces);
+  const countExactly = exactCounter(tokenizer, pieces);
+  const exact = (k: number, tokensUsed: number, task: string | undefined, history = false): number => countExactly(render(k, tokensUsed, task, history));
   const estimate = (k: number, task: string | undefined): number => approximate(render(k, budget, task));
 
   // The task echoed in a header can alone exceed a small budget: shorten it before giving up.
@@ -276,14 +278,10 @@ export function fitPack(pack: ContextPack, options: FitOptions): FittedPack {
   // header outweighs its savings), as a first answer.
   const hasHistory = formatOptions.session !== undefined || formatOptions.previous !== undefined;
   const settle = (k: number, history: boolean): number | undefined => {
-    // Only the header's numbers change between these renders: recount just the changed lines.
-    let text = render(k, budget, task, history);
-    let count = tokenizer.count(text);
-    let claimed = count;
+    // Only the header's numbers change between these renders: the other lines are cached.
+    let claimed = exact(k, budget, task, history);
     for (let step = 0; step < 4 && claimed <= budget; step++) {
-      const next = render(k, claimed, task, history);
-      count = recount(text, count, next, tokenizer);
-      text = next;
+      const count = exact(k, claimed, task, history);
       if (count === claimed) return claimed;
       claimed = count;
     }
@@ -317,34 +315,62 @@ export function fitPack(pack: ContextPack, options: FitOptions): FittedPack {
   }
 }
 
-const isBreak = (char: string | undefined): boolean => char === '\n' || char === '\r';
+const SPACE = /\s/u;
+
+/** Whether text[start, end) holds nothing but white space (a line break included), as the tokenizer's `\s` sees it. */
+function isBlank(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13)) continue;
+    if (c < 128 || !SPACE.test(text[i]!)) return false;
+  }
+  return true;
+}
 
 /**
- * The count of `next` from the count of `previous` when they differ in a run of whole lines and
- * the tokenizer's counts add up over lines (`linesAdd`: cl100k never joins text across a line
- * break that stands alone between two non-empty lines), so the unchanged lines keep their
- * tokens. Anything else — another tokenizer, a change next to a blank line, a single-line
- * document — is counted whole.
+ * The text cut into runs of whole lines whose token counts add up to the text's, for a
+ * tokenizer whose counts add over lines (`linesAdd`): cl100k never joins text across a line
+ * break that stands alone between two lines with something on them, but a blank or white-space
+ * line joins the breaks around it into one piece, so runs are cut only between two lines that
+ * both hold more than white space.
  */
-export function recount(previous: string, previousCount: number, next: string, tokenizer: Tokenizer): number {
-  if (previous === next) return previousCount;
-  if (!tokenizer.linesAdd) return tokenizer.count(next);
+export function lineGroups(text: string): string[] {
+  const groups: string[] = [];
   let start = 0;
-  const shorter = Math.min(previous.length, next.length);
-  while (start < shorter && previous.charCodeAt(start) === next.charCodeAt(start)) start++;
-  let tail = 0;
-  while (tail < shorter - start && previous.charCodeAt(previous.length - 1 - tail) === next.charCodeAt(next.length - 1 - tail)) tail++;
-  // Widen to whole lines: back to just after a line break, forward through the next one.
-  start = previous.lastIndexOf('\n', start - 1) + 1;
-  const endPrevious = previous.indexOf('\n', previous.length - tail);
-  const endNext = next.indexOf('\n', next.length - tail);
-  if (endPrevious < 0 || endNext < 0) return tokenizer.count(next);
-  const stopPrevious = endPrevious + 1;
-  const stopNext = endNext + 1;
-  const aloneBefore = start === 0 || (!isBreak(previous[start - 2]) && !isBreak(previous[start]) && !isBreak(next[start]));
-  const aloneAfter = stopPrevious === previous.length || (!isBreak(previous[stopPrevious]) && !isBreak(previous[stopPrevious - 2]) && !isBreak(next[stopNext - 2]));
-  if (!aloneBefore || !aloneAfter || previous.slice(stopPrevious) !== next.slice(stopNext)) return tokenizer.count(next);
-  return previousCount - tokenizer.count(previous.slice(start, stopPrevious)) + tokenizer.count(next.slice(start, stopNext));
+  let line = 0;
+  let previousBlank = true;
+  while (line < text.length) {
+    const breakAt = text.indexOf('\n', line);
+    const end = breakAt < 0 ? text.length : breakAt + 1;
+    const blank = isBlank(text, line, end);
+    if (line > start && !previousBlank && !blank) {
+      groups.push(text.slice(start, line));
+      start = line;
+    }
+    previousBlank = blank;
+    line = end;
+  }
+  if (start < text.length) groups.push(text.slice(start));
+  return groups;
+}
+
+/** Counts the not yet counted pieces, together when the tokenizer can (one round trip to a worker), into `cache`. */
+function countInto(tokenizer: Tokenizer, cache: Map<string, number>, pieces: readonly string[]): void {
+  const unseen = [...new Set(pieces.filter((piece) => !cache.has(piece)))];
+  const counts = tokenizer.countEach && unseen.length > 1 ? tokenizer.countEach(unseen) : unseen.map((piece) => tokenizer.count(piece));
+  unseen.forEach((piece, i) => cache.set(piece, counts[i]!));
+}
+
+/** The exact count of a text: by cached line groups when the tokenizer's counts add over lines, else whole. */
+function exactCounter(tokenizer: Tokenizer, cache: Map<string, number>): (text: string) => number {
+  if (!tokenizer.linesAdd) return (text) => tokenizer.count(text);
+  return (text) => {
+    const groups = lineGroups(text);
+    countInto(tokenizer, cache, groups);
+    let total = 0;
+    for (const group of groups) total += cache.get(group)!;
+    return total;
+  };
 }
 
 /** Pieces of at most this many characters are counted (and cached) on their own. */
@@ -354,8 +380,7 @@ const PIECE_CHARS = 2000;
  * Counts text as the sum of its lines' counts (long lines in chunks cut after a `,` or `>`),
  * remembering each piece's count.
  */
-function piecewiseCounter(tokenizer: Tokenizer): (text: string) => number {
-  const cache = new Map<string, number>();
+function piecewiseCounter(tokenizer: Tokenizer, cache: Map<string, number>): (text: string) => number {
   return (text) => {
     const pieces: string[] = [];
     let start = 0;
@@ -371,11 +396,7 @@ function piecewiseCounter(tokenizer: Tokenizer): (text: string) => number {
       pieces.push(text.slice(start, end));
       start = end;
     }
-    // The pieces not seen yet are counted together: one round trip to a tokenizer that counts
-    // in a worker, instead of one per line.
-    const unseen = [...new Set(pieces.filter((piece) => !cache.has(piece)))];
-    const counts = tokenizer.countEach && unseen.length > 1 ? tokenizer.countEach(unseen) : unseen.map((piece) => tokenizer.count(piece));
-    unseen.forEach((piece, i) => cache.set(piece, counts[i]!));
+    countInto(tokenizer, cache, pieces);
     let total = 0;
     for (const piece of pieces) total += cache.get(piece)!;
     return total;
