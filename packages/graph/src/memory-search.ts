@@ -1,5 +1,6 @@
 /** The in-memory store's two searches, ordered as the SQLite store orders them. */
-import { TEXT_COLUMNS, conceptTokens, countPhrase, indexTokens, parseQuery, phrasesOf } from './memory-text.js';
+import { TEXT_COLUMNS } from './store-kit.js';
+import { conceptTokens, countPhrase, indexTokens, parseQuery, phrasesOf } from './memory-text.js';
 import type { QueryNode } from './memory-text.js';
 import { compareText, invalid, limitOf, weightsOf, type MemoryState, type StoredNode } from './memory-state.js';
 import { LEXICAL_FIELDS } from './types.js';

@@ -1,4 +1,5 @@
 import { KnowingError, ErrorCode } from './errors.js';
+import { joinMixedCaseWords, TEXT_COLUMNS } from './store-kit.js';
 import type { TextColumn } from './types.js';
 
 /**
@@ -8,8 +9,6 @@ import type { TextColumn } from './types.js';
  * identifiers, as the SQLite store indexes it, so `request` finds `before_request` and the
  * phrase "before request" matches it too.
  */
-
-export const TEXT_COLUMNS: readonly TextColumn[] = Object.freeze(['name', 'concepts', 'path', 'qualified_name', 'doc', 'signature']);
 
 const TOKEN = /[\p{L}\p{N}_]+/gu;
 const MARKS = /\p{M}/gu;
@@ -21,29 +20,10 @@ function fold(token: string): string {
   return token.normalize('NFKD').replace(MARKS, '').toLowerCase();
 }
 
-/**
- * Mixed-case words whose CamelCase split is noise (`SQLite` would become `SQ` + `Lite`); the
- * SQLite store's list, so both stores split identifiers alike.
- */
-const MIXED_CASE_WORDS = new Set([
-  'SQLite', 'OAuth', 'GraphQL', 'MySQL', 'PostgreSQL', 'NoSQL', 'IPv4', 'IPv6', 'iOS', 'macOS',
-  'GitHub', 'GitLab', 'JavaScript', 'TypeScript', 'CoffeeScript',
-]);
-
 /** CamelCase pieces of a word without `_`: `HTTPServer` → HTTP, Server; `SQLiteStore` → SQLite, Store. */
 function camelParts(word: string): string[] {
   const raw = word.match(/\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+\p{N}*|\p{Lu}+\p{N}*|\p{N}+|[^\p{Lu}\p{Ll}\p{N}]+/gu) ?? [word];
-  const parts: string[] = [];
-  for (let i = 0; i < raw.length; i++) {
-    const next = raw[i + 1];
-    if (next !== undefined && MIXED_CASE_WORDS.has(raw[i]! + next)) {
-      parts.push(raw[i]! + next);
-      i++;
-    } else {
-      parts.push(raw[i]!);
-    }
-  }
-  return parts;
+  return joinMixedCaseWords(raw);
 }
 
 /** The snake_case and CamelCase parts of an identifier, without the identifier itself. */

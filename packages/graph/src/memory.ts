@@ -17,9 +17,9 @@ import {
   type MemoryState,
   type StoredNode,
 } from './memory-state.js';
-import { TEXT_COLUMNS } from './memory-text.js';
 import { applyMemoryBatch } from './memory-write.js';
-import type { FeedbackRecord, FeedbackTally, GraphCounts, GraphNode, GraphStore, NodeCounts, NodeId, TextColumn } from './types.js';
+import { STORE_COLUMN_WEIGHTS, tallyFeedback, TEXT_COLUMNS } from './store-kit.js';
+import type { FeedbackRecord, GraphCounts, GraphNode, GraphStore, NodeCounts, NodeId, TextColumn } from './types.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -33,7 +33,7 @@ export interface MemoryStoreOptions {
 }
 
 /**
- * Defaults of {@link createMemoryStore}: the SQLite store's column weights.
+ * Defaults of {@link createMemoryStore}: the column weights every knowing store shares.
  *
  * @example
  * ```ts
@@ -41,7 +41,7 @@ export interface MemoryStoreOptions {
  * ```
  */
 export const DEFAULT_MEMORY_STORE_OPTIONS: Readonly<{ columnWeights: Readonly<Record<TextColumn, number>> }> = Object.freeze({
-  columnWeights: Object.freeze({ name: 10, concepts: 5, path: 4, qualified_name: 3, doc: 3, signature: 1 }),
+  columnWeights: STORE_COLUMN_WEIGHTS,
 });
 
 const DEFAULT_NAME_LIMIT = 100;
@@ -294,17 +294,10 @@ function feedbackAndVocabulary(state: MemoryState, { run }: Guard): Pick<GraphSt
     feedbackFor: (symbols, o = {}) =>
       run('feedbackFor', () => {
         const wanted = new Set(symbols);
-        const out = new Map<NodeId, FeedbackTally>();
-        for (const row of feedback) {
-          if (!wanted.has(row.symbol)) continue;
-          if (o.keywordCluster !== undefined && row.cluster !== o.keywordCluster) continue;
-          // Rows stamped with a neighbourhood root expire once the symbol's neighbourhood changed.
-          const current = o.currentRoots?.get(row.symbol);
-          if (row.root !== null && current !== undefined && row.root !== current) continue;
-          const tallied = out.get(row.symbol) ?? { useful: 0, notUseful: 0 };
-          out.set(row.symbol, row.useful ? { ...tallied, useful: tallied.useful + 1 } : { ...tallied, notUseful: tallied.notUseful + 1 });
-        }
-        return out;
+        const groups = feedback
+          .filter((row) => wanted.has(row.symbol) && (o.keywordCluster === undefined || row.cluster === o.keywordCluster))
+          .map((row) => ({ symbol: row.symbol, root: row.root, useful: row.useful ? 1 : 0, total: 1 }));
+        return tallyFeedback(groups, o.currentRoots);
       }),
     recordVocab: (entries) =>
       run('recordVocab', () => {

@@ -8,13 +8,13 @@ import path from 'node:path';
 import { ErrorCode, KnowingError } from '@knowing/graph';
 import type { GraphStore } from '@knowing/graph';
 import { DEFAULT_DISCOVER_OPTIONS, discoverFiles } from './discover.js';
+import { LANGUAGE_ALIASES } from './language-aliases.js';
 import type { KnownFileState } from './discover.js';
 import { loadDirectories, loadState } from './state-load.js';
 
 /**
- * The extensions of each built-in language, as its module declares them, and the other
- * names the `languages` option accepts: copies, so that the check need not load the modules
- * (test/fresh.test.ts holds them to `createLanguageRegistry`).
+ * The extensions of each built-in language, as its module declares them: a copy, so that the
+ * check need not load the modules (test/fresh.test.ts holds it to `createLanguageRegistry`).
  */
 const LANGUAGE_EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
   python: ['.py', '.pyi'],
@@ -25,18 +25,6 @@ const LANGUAGE_EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
   ruby: ['.rb', '.rake', '.gemspec', '.ru'],
   typescript: ['.ts', '.mts', '.cts', '.tsx'],
   javascript: ['.js', '.jsx', '.mjs', '.cjs'],
-};
-const LANGUAGE_ALIASES: Readonly<Record<string, string>> = {
-  py: 'python',
-  ts: 'typescript',
-  tsx: 'typescript',
-  js: 'javascript',
-  jsx: 'javascript',
-  golang: 'go',
-  rs: 'rust',
-  rb: 'ruby',
-  cs: 'csharp',
-  'c#': 'csharp',
 };
 
 /**
@@ -56,7 +44,7 @@ export function sourceFileFilter(languages?: readonly string[]): (path: string) 
   if (languages && languages.length > 0) {
     wanted = languages.map((raw) => {
       const name = raw.trim().toLowerCase();
-      const id = name in LANGUAGE_EXTENSIONS ? name : LANGUAGE_ALIASES[name];
+      const id = name in LANGUAGE_EXTENSIONS ? name : name === 'tsx' ? 'typescript' : LANGUAGE_ALIASES[name];
       if (id === undefined) {
         throw new KnowingError(ErrorCode.UnknownLanguage, `unknown language "${raw}"`, {
           source: 'indexer',

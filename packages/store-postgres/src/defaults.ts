@@ -1,23 +1,17 @@
 import type { TextColumn } from '@knowing/graph';
+import { STORE_CACHE_NOTES, STORE_COLUMN_WEIGHTS } from '@knowing/graph/store-kit';
 import type { CacheNoteLimit } from './types.js';
 
 /**
- * Default BM25 weight of each full-text column, the values the SQLite store uses: a hit in a
- * symbol's name counts ten times a hit in its signature.
+ * Default BM25 weight of each full-text column, the values every knowing store shares: a hit in
+ * a symbol's name counts ten times a hit in its signature.
  *
  * @example
  * ```ts
  * await store.search('retry', { columnWeights: { ...POSTGRES_COLUMN_WEIGHTS, doc: 6 } });
  * ```
  */
-export const POSTGRES_COLUMN_WEIGHTS: Readonly<Record<TextColumn, number>> = Object.freeze({
-  name: 10,
-  concepts: 5,
-  path: 4,
-  qualified_name: 3,
-  doc: 3,
-  signature: 1,
-});
+export const POSTGRES_COLUMN_WEIGHTS: Readonly<Record<TextColumn, number>> = STORE_COLUMN_WEIGHTS;
 
 /**
  * Default cache note bounds: the engine's cached answers (`context_pack` notes) keep the
@@ -28,9 +22,7 @@ export const POSTGRES_COLUMN_WEIGHTS: Readonly<Record<TextColumn, number>> = Obj
  * const store = await createPostgresStore({ connectionString, cacheNotes: { context_pack: { maxCount: 50 } } });
  * ```
  */
-export const POSTGRES_CACHE_NOTES: Readonly<Record<string, CacheNoteLimit>> = Object.freeze({
-  context_pack: Object.freeze({ maxCount: 200, maxBytes: 32 * 1024 * 1024 }),
-});
+export const POSTGRES_CACHE_NOTES: Readonly<Record<string, CacheNoteLimit>> = STORE_CACHE_NOTES;
 
 /**
  * Defaults of {@link PostgresStoreOptions} (everything but the connection).
@@ -50,6 +42,3 @@ export const POSTGRES_STORE_DEFAULTS = Object.freeze({
   columnWeights: POSTGRES_COLUMN_WEIGHTS,
   cacheNotes: POSTGRES_CACHE_NOTES,
 });
-
-/** Column order of the full-text index, with the one-letter code that prefixes its lexemes. */
-export const TEXT_COLUMNS: readonly TextColumn[] = Object.freeze(['name', 'concepts', 'path', 'qualified_name', 'doc', 'signature']);

@@ -1,6 +1,7 @@
 import { ErrorCode, KnowingError } from '@knowing/graph';
 
-const SOURCE = 'store-postgres';
+/** The source every error of this store names. */
+export const SOURCE = 'store-postgres';
 
 /** A KnowingError raised by this package. */
 export function storeError(code: ErrorCode, message: string, hint?: string, cause?: unknown): KnowingError {

@@ -1,8 +1,8 @@
 import { ErrorCode, type FeedbackRecord, type FeedbackTally, type Note, type NodeId, type VocabAssociation } from '@knowing/graph';
+import { tallyFeedback, type CacheBound, type FeedbackGroup } from '@knowing/graph/store-kit';
 import { sql, type Kysely } from 'kysely';
 import type { StoreCore } from './core.js';
 import { storeError } from './errors.js';
-import type { CacheBound } from './options.js';
 import type { Tables } from './tables.js';
 import type { PostgresGraphStore } from './types.js';
 
@@ -110,21 +110,13 @@ export function feedbackAndVocabulary({ db, t, target, run, writable, rows }: St
 
     feedbackFor: (symbols, options) =>
       run('feedbackFor', async () => {
-        const out = new Map<NodeId, FeedbackTally>();
-        if (symbols.length === 0) return out;
+        if (symbols.length === 0) return new Map<NodeId, FeedbackTally>();
         const cluster = options?.keywordCluster ?? null;
-        const found = await rows<{ symbol: string; root: string | null; useful: number; total: number }>(sql`
+        const groups = await rows<FeedbackGroup>(sql`
           SELECT symbol, neighborhood_root AS root, count(*) FILTER (WHERE useful)::int AS useful, count(*)::int AS total FROM ${t.feedback}
           WHERE symbol = ANY(${[...symbols]}::text[]) AND (${cluster}::text IS NULL OR keyword_cluster = ${cluster}::text)
           GROUP BY symbol, neighborhood_root`);
-        for (const row of found) {
-          // Rows stamped with a neighbourhood root expire once the symbol's neighbourhood changed.
-          const current = options?.currentRoots?.get(row.symbol);
-          if (row.root !== null && current !== undefined && row.root !== current) continue;
-          const prev = out.get(row.symbol) ?? { useful: 0, notUseful: 0 };
-          out.set(row.symbol, { useful: prev.useful + row.useful, notUseful: prev.notUseful + (row.total - row.useful) });
-        }
-        return out;
+        return tallyFeedback(groups, options?.currentRoots);
       }),
 
     recordVocab: (entries) =>

@@ -1,14 +1,10 @@
-import { ErrorCode, LEXICAL_FIELDS, type LexicalField, type TextColumn } from '@knowing/graph';
+import { ErrorCode, type TextColumn } from '@knowing/graph';
+import { cacheBounds, mergeColumnWeights, type CacheBound } from '@knowing/graph/store-kit';
 import type { PostgresPool } from 'kysely';
-import { POSTGRES_COLUMN_WEIGHTS, POSTGRES_STORE_DEFAULTS, TEXT_COLUMNS } from './defaults.js';
-import { storeError } from './errors.js';
+import { POSTGRES_COLUMN_WEIGHTS, POSTGRES_STORE_DEFAULTS } from './defaults.js';
+import { SOURCE, storeError } from './errors.js';
 import { isPlainIdentifier, schemaNameOf } from './schema.js';
-import type { CacheNoteLimit, PostgresStoreOptions } from './types.js';
-
-export interface CacheBound {
-  readonly maxCount: number;
-  readonly maxBytes: number;
-}
+import type { PostgresStoreOptions } from './types.js';
 
 export interface Settings {
   readonly connectionString: string | undefined;
@@ -52,65 +48,9 @@ export function resolveOptions(options: PostgresStoreOptions): Settings {
     maxConnections: count(options.maxConnections, POSTGRES_STORE_DEFAULTS.maxConnections, 'maxConnections', 1),
     connectTimeoutMs: count(options.connectTimeoutMs, POSTGRES_STORE_DEFAULTS.connectTimeoutMs, 'connectTimeoutMs'),
     lockTimeoutMs: count(options.lockTimeoutMs, POSTGRES_STORE_DEFAULTS.lockTimeoutMs, 'lockTimeoutMs'),
-    columnWeights: mergeWeights(POSTGRES_COLUMN_WEIGHTS, options.columnWeights, 'createPostgresStore: columnWeights'),
+    columnWeights: mergeColumnWeights(POSTGRES_COLUMN_WEIGHTS, options.columnWeights, 'createPostgresStore: columnWeights', SOURCE),
     cacheNotes: cacheBounds(options.cacheNotes ?? POSTGRES_STORE_DEFAULTS.cacheNotes, fail),
   };
-}
-
-function cacheBounds(notes: Readonly<Record<string, CacheNoteLimit>>, fail: (what: string) => never): Map<string, CacheBound> {
-  if (typeof notes !== 'object' || notes === null) fail('cacheNotes must be an object of note kind → { maxCount?, maxBytes? }');
-  const bounds = new Map<string, CacheBound>();
-  for (const [kind, limit] of Object.entries(notes)) {
-    if (typeof limit !== 'object' || limit === null) fail(`cacheNotes.${kind} must be an object { maxCount?, maxBytes? }`);
-    const bound = (value: number | undefined, name: string): number => {
-      if (value === undefined) return -1;
-      if (!Number.isInteger(value) || value < 0) fail(`cacheNotes.${kind}.${name} must be a non-negative integer, got ${String(value)}`);
-      return value;
-    };
-    bounds.set(kind, { maxCount: bound(limit.maxCount, 'maxCount'), maxBytes: bound(limit.maxBytes, 'maxBytes') });
-  }
-  return bounds;
-}
-
-function checkWeight(weight: unknown, name: string, where: string): number {
-  if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) {
-    throw storeError(ErrorCode.InvalidArgument, `${where}: weight of '${name}' must be a finite number ≥ 0, got ${String(weight)}`);
-  }
-  return weight;
-}
-
-export function mergeWeights(
-  base: Readonly<Record<TextColumn, number>>,
-  override: Readonly<Partial<Record<TextColumn, number>>> | undefined,
-  where: string,
-): Record<TextColumn, number> {
-  const merged = { ...base };
-  for (const [column, weight] of Object.entries(override ?? {})) {
-    if (!TEXT_COLUMNS.includes(column as TextColumn)) {
-      throw storeError(ErrorCode.InvalidArgument, `${where}: unknown column '${column}'`, `use one of ${TEXT_COLUMNS.join(', ')}`);
-    }
-    if (weight !== undefined) merged[column as TextColumn] = checkWeight(weight, column, where);
-  }
-  return merged;
-}
-
-export function lexicalWeights(override: Readonly<Partial<Record<LexicalField, number>>> | undefined, where: string): number[] {
-  const weights: Record<LexicalField, number> = { name: 1, path: 1, signature: 1, doc: 1, body: 1, members: 1 };
-  for (const [field, weight] of Object.entries(override ?? {})) {
-    if (!LEXICAL_FIELDS.includes(field as LexicalField)) {
-      throw storeError(ErrorCode.InvalidArgument, `${where}: unknown field '${field}'`, `use one of ${LEXICAL_FIELDS.join(', ')}`);
-    }
-    if (weight !== undefined) weights[field as LexicalField] = checkWeight(weight, field, where);
-  }
-  return LEXICAL_FIELDS.map((field) => weights[field]);
-}
-
-export function limitOf(limit: number | undefined, fallback: number | null, where: string): number | null {
-  if (limit === undefined) return fallback;
-  if (!Number.isInteger(limit) || limit < 0) {
-    throw storeError(ErrorCode.InvalidArgument, `${where}: limit must be a non-negative integer, got ${String(limit)}`);
-  }
-  return limit;
 }
 
 /** A list filter as a parameter: null for "no filter". */

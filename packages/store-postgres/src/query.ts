@@ -1,5 +1,5 @@
 import type { TextColumn } from '@knowing/graph';
-import { TEXT_COLUMNS } from './defaults.js';
+import { TEXT_COLUMNS } from '@knowing/graph/store-kit';
 import { COLUMN_CODE, quoteLexeme, tokensOf } from './text.js';
 
 /*

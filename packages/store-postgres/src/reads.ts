@@ -1,9 +1,10 @@
 import { ErrorCode, type EdgeQueryOptions, type FindByNameOptions, type GraphCounts, type GraphEdge, type NodeCounts, type NodeId, type RepoInfo } from '@knowing/graph';
+import { asciiLower, checkLimit, edgeFromRow, fileFromRow, nodeFromRow, type EdgeRow, type FileRow, type NodeRow } from '@knowing/graph/store-kit';
 import { sql, type RawBuilder } from 'kysely';
 import { streamRows, type StoreCore } from './core.js';
-import { storeError } from './errors.js';
-import { limitOf, listParam } from './options.js';
-import { EDGE_COLUMNS, FILE_COLUMNS, NODE_COLUMNS, asciiLower, toEdge, toFile, toNode, type EdgeRow, type FileRow, type NodeRow } from './rows.js';
+import { SOURCE, storeError } from './errors.js';
+import { listParam } from './options.js';
+import { EDGE_COLUMNS, FILE_COLUMNS, NODE_COLUMNS } from './rows.js';
 import type { PostgresGraphStore } from './types.js';
 
 const DEFAULT_NAME_LIMIT = 100;
@@ -43,14 +44,14 @@ export function nodeReads({ t, target, run, rows }: StoreCore): Pick<
     getNode: (id) =>
       run('getNode', async () => {
         const [row] = await rows<NodeRow>(sql`SELECT ${NODE_COLUMNS} FROM ${t.nodes} n WHERE n.id = ${id}`);
-        return row === undefined ? undefined : toNode(row);
+        return row === undefined ? undefined : nodeFromRow(row);
       }),
 
     getNodes: (ids) =>
       run('getNodes', async () => {
         if (ids.length === 0) return [];
         const found = await rows<NodeRow>(sql`SELECT ${NODE_COLUMNS} FROM ${t.nodes} n WHERE n.id = ANY(${[...ids]}::text[])`);
-        const byId = new Map(found.map((row) => [row.id, toNode(row)]));
+        const byId = new Map(found.map((row) => [row.id, nodeFromRow(row)]));
         return ids.flatMap((id) => byId.get(id) ?? []);
       }),
 
@@ -58,44 +59,44 @@ export function nodeReads({ t, target, run, rows }: StoreCore): Pick<
       run('findNodesByName', async () => {
         const { where, order } = nameMatch(options?.match ?? 'exact', name, asciiLower(name), target.where);
         const kinds = listParam(options?.kinds);
-        const limit = limitOf(options?.limit, DEFAULT_NAME_LIMIT, 'findNodesByName');
+        const limit = checkLimit(options?.limit, DEFAULT_NAME_LIMIT, 'findNodesByName', SOURCE);
         const found = await rows<NodeRow>(sql`
           SELECT ${NODE_COLUMNS} FROM ${t.nodes} n
           WHERE ${where} AND (${options?.includeExternal === true} OR NOT n.external)
             AND (${kinds}::text[] IS NULL OR n.kind = ANY(${kinds}::text[]))
           ORDER BY ${order} LIMIT ${limit}::bigint`);
-        return found.map(toNode);
+        return found.map(nodeFromRow);
       }),
 
     findNodesByQualifiedName: (qualifiedName) =>
       run('findNodesByQualifiedName', async () =>
-        (await rows<NodeRow>(sql`SELECT ${NODE_COLUMNS} FROM ${t.nodes} n WHERE n.qualified_name = ${qualifiedName} ORDER BY n.seq`)).map(toNode),
+        (await rows<NodeRow>(sql`SELECT ${NODE_COLUMNS} FROM ${t.nodes} n WHERE n.qualified_name = ${qualifiedName} ORDER BY n.seq`)).map(nodeFromRow),
       ),
 
     nodesInFile: (file) =>
       run('nodesInFile', async () =>
-        file === '' ? [] : (await rows<NodeRow>(sql`SELECT ${NODE_COLUMNS} FROM ${t.nodes} n WHERE n.file = ${file} ORDER BY n.start_line, n.seq`)).map(toNode),
+        file === '' ? [] : (await rows<NodeRow>(sql`SELECT ${NODE_COLUMNS} FROM ${t.nodes} n WHERE n.file = ${file} ORDER BY n.start_line, n.seq`)).map(nodeFromRow),
       ),
 
     nodesUnderPath: (prefix, options) =>
       run('nodesUnderPath', async () => {
         const kinds = listParam(options?.kinds);
-        const limit = limitOf(options?.limit, null, 'nodesUnderPath');
+        const limit = checkLimit(options?.limit, null, 'nodesUnderPath', SOURCE);
         const found = await rows<NodeRow>(sql`
           SELECT ${NODE_COLUMNS} FROM ${t.nodes} n
           WHERE n.file >= ${prefix} AND n.file < ${prefix + MAX_CHAR} AND NOT n.external
             AND (${kinds}::text[] IS NULL OR n.kind = ANY(${kinds}::text[]))
           ORDER BY n.file, n.start_line, n.seq LIMIT ${limit}::bigint`);
-        return found.map(toNode);
+        return found.map(nodeFromRow);
       }),
 
     getFile: (path) =>
       run('getFile', async () => {
         const [row] = await rows<FileRow>(sql`SELECT ${FILE_COLUMNS} FROM ${t.files} WHERE path = ${path}`);
-        return row === undefined ? undefined : toFile(row);
+        return row === undefined ? undefined : fileFromRow(row);
       }),
 
-    listFiles: () => run('listFiles', async () => (await rows<FileRow>(sql`SELECT ${FILE_COLUMNS} FROM ${t.files} ORDER BY path`)).map(toFile)),
+    listFiles: () => run('listFiles', async () => (await rows<FileRow>(sql`SELECT ${FILE_COLUMNS} FROM ${t.files} ORDER BY path`)).map(fileFromRow)),
   };
 }
 
@@ -138,7 +139,7 @@ export function edgeReads(core: StoreCore): Pick<PostgresGraphStore, 'edgesFrom'
   const edgeQuery = (which: 'from' | 'to', id: NodeId, options: EdgeQueryOptions | undefined): Promise<GraphEdge[]> =>
     run(which === 'from' ? 'edgesFrom' : 'edgesTo', async () => {
       const types = listParam(options?.types);
-      const limit = limitOf(options?.limit, null, which === 'from' ? 'edgesFrom' : 'edgesTo');
+      const limit = checkLimit(options?.limit, null, which === 'from' ? 'edgesFrom' : 'edgesTo', SOURCE);
       const result =
         which === 'from'
           ? await rows<EdgeRow>(sql`
@@ -149,7 +150,7 @@ export function edgeReads(core: StoreCore): Pick<PostgresGraphStore, 'edgesFrom'
               SELECT ${EDGE_COLUMNS} FROM ${t.nodes} x JOIN ${t.edges} e ON e.dst = x.seq JOIN ${t.nodes} s ON s.seq = e.src
               WHERE x.id = ${id} AND (${types}::text[] IS NULL OR e.type = ANY(${types}::text[]))
               ORDER BY e.type, e.src LIMIT ${limit}::bigint`);
-      return result.map(toEdge);
+      return result.map(edgeFromRow);
     });
 
   return {
@@ -164,9 +165,9 @@ export function edgeReads(core: StoreCore): Pick<PostgresGraphStore, 'edgesFrom'
 
     counts: () => run('counts', () => countAll(core, true)),
 
-    allNodes: () => streamRows(core, 'allNodes', sql<NodeRow>`SELECT ${NODE_COLUMNS} FROM ${t.nodes} n`, toNode),
+    allNodes: () => streamRows(core, 'allNodes', sql<NodeRow>`SELECT ${NODE_COLUMNS} FROM ${t.nodes} n`, nodeFromRow),
 
     allEdges: () =>
-      streamRows(core, 'allEdges', sql<EdgeRow>`SELECT ${EDGE_COLUMNS} FROM ${t.edges} e JOIN ${t.nodes} s ON s.seq = e.src JOIN ${t.nodes} x ON x.seq = e.dst`, toEdge),
+      streamRows(core, 'allEdges', sql<EdgeRow>`SELECT ${EDGE_COLUMNS} FROM ${t.edges} e JOIN ${t.nodes} s ON s.seq = e.src JOIN ${t.nodes} x ON x.seq = e.dst`, edgeFromRow),
   };
 }

@@ -1,12 +1,12 @@
 import { ErrorCode, type LexicalSearchOptions, type TextHit, type TextSearchOptions } from '@knowing/graph';
+import { asciiLower, checkLimit, lexicalFieldWeights, mergeColumnWeights, nodeFromRow, TEXT_COLUMNS, type NodeRow } from '@knowing/graph/store-kit';
 import { sql } from 'kysely';
 import type { StoreCore } from './core.js';
-import { TEXT_COLUMNS } from './defaults.js';
-import { storeError } from './errors.js';
-import { lexicalWeights, limitOf, listParam, mergeWeights } from './options.js';
+import { SOURCE, storeError } from './errors.js';
+import { listParam } from './options.js';
 import { QuerySyntaxError, parseQuery } from './query.js';
 import { bm25, lexemesOf, parseHits } from './rank.js';
-import { NODE_COLUMNS, asciiLower, toNode, type NodeRow } from './rows.js';
+import { NODE_COLUMNS } from './rows.js';
 import type { PostgresGraphStore } from './types.js';
 
 const DEFAULT_SEARCH_LIMIT = 30;
@@ -23,8 +23,8 @@ export function textSearches(core: StoreCore): Pick<PostgresGraphStore, 'search'
 /** Matches are counted and read over one snapshot, then scored here by BM25 over their positions. */
 async function searchText({ t, settings, target, snapshotRead }: StoreCore, query: string, options: TextSearchOptions | undefined): Promise<TextHit[]> {
   if (typeof query !== 'string') throw storeError(ErrorCode.InvalidArgument, `${target.where}: search query must be a string`);
-  const weights = mergeWeights(settings.columnWeights, options?.columnWeights, `${target.where}: search columnWeights`);
-  const limit = limitOf(options?.limit, DEFAULT_SEARCH_LIMIT, 'search') ?? DEFAULT_SEARCH_LIMIT;
+  const weights = mergeColumnWeights(settings.columnWeights, options?.columnWeights, `${target.where}: search columnWeights`, SOURCE);
+  const limit = checkLimit(options?.limit, DEFAULT_SEARCH_LIMIT, 'search', SOURCE);
   if (query.trim() === '' || limit === 0) return [];
   let parsed;
   try {
@@ -68,7 +68,7 @@ async function searchText({ t, settings, target, snapshotRead }: StoreCore, quer
     const top = scored.slice(0, limit);
     const found = await read<NodeRow & { seq: string }>(sql`
       SELECT n.seq::text AS seq, ${NODE_COLUMNS} FROM ${t.nodes} n WHERE n.seq = ANY(${top.map((s) => s.seq)}::bigint[])`);
-    const bySeq = new Map(found.map((row) => [row.seq, toNode(row)]));
+    const bySeq = new Map(found.map((row) => [row.seq, nodeFromRow(row)]));
     return top.flatMap(({ seq, score }) => {
       const node = bySeq.get(seq);
       return node === undefined ? [] : [{ node, score }];
@@ -85,8 +85,8 @@ async function searchLexical({ t, target, rows }: StoreCore, terms: readonly str
     const folded = asciiLower(term.trim());
     if (folded !== '') distinct.add(folded);
   }
-  const w = lexicalWeights(options?.fieldWeights, `${target.where}: lexicalSearch fieldWeights`);
-  const limit = limitOf(options?.limit, DEFAULT_LEXICAL_LIMIT, 'lexicalSearch');
+  const w = lexicalFieldWeights(options?.fieldWeights, `${target.where}: lexicalSearch fieldWeights`, SOURCE);
+  const limit = checkLimit(options?.limit, DEFAULT_LEXICAL_LIMIT, 'lexicalSearch', SOURCE);
   if (distinct.size === 0 || limit === 0) return [];
   const kinds = listParam(options?.kinds);
   // Okapi BM25 (k1 1.2, b 0.75) with idf ln(1 + (N − n + 0.5) / (n + 0.5)); each field's
@@ -114,5 +114,5 @@ async function searchLexical({ t, target, rows }: StoreCore, terms: readonly str
       AND (${kinds}::text[] IS NULL OR n.kind = ANY(${kinds}::text[]))
     ORDER BY round(s.score::numeric, 9) DESC, n.qualified_name, n.id
     LIMIT ${limit}::bigint`);
-  return found.map((row) => ({ node: toNode(row), score: row.score }));
+  return found.map((row) => ({ node: nodeFromRow(row), score: row.score }));
 }

@@ -1,4 +1,5 @@
 import { merkleRoot, type Snapshot, type WriteBatch, type WriteResult } from '@knowing/graph';
+import { snapshotFromRow, type SnapshotRow } from '@knowing/graph/store-kit';
 import { Kysely, PostgresDialect, sql, type PostgresPool } from 'kysely';
 import pg from 'pg';
 import { storeCore, type StoreCore } from './core.js';
@@ -13,7 +14,7 @@ import { tablesOf } from './tables.js';
 import type { PostgresGraphStore, PostgresStoreOptions } from './types.js';
 import { validateBatch } from './validate.js';
 import { thisBuild } from './version.js';
-import { toSnapshot, writeBatch, type SnapshotRow } from './write.js';
+import { writeBatch } from './write.js';
 
 /**
  * Open the PostgreSQL store of one repository: connects, creates the repository's schema or
@@ -91,7 +92,7 @@ function snapshotReads({ t, run, rows }: StoreCore): Pick<PostgresGraphStore, 'c
       run('currentSnapshot', async (): Promise<Snapshot | null> => {
         const [row] = await rows<SnapshotRow>(sql`
           SELECT generation, id, root, created_at::float8 AS created_at, node_count, edge_count FROM ${t.snapshots} ORDER BY generation DESC LIMIT 1`);
-        return row === undefined ? null : toSnapshot(row);
+        return row === undefined ? null : snapshotFromRow(row);
       }),
 
     packageRoots: () =>

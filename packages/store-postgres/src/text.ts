@@ -1,4 +1,5 @@
 import type { GraphNode, TextColumn } from '@knowing/graph';
+import { joinMixedCaseWords } from '@knowing/graph/store-kit';
 
 /*
  * The full-text document of a symbol. Each of the six columns is the symbol's text followed by
@@ -21,12 +22,6 @@ const DIGIT = /[0-9]/;
 
 /** Directory names that say nothing about what the code does. */
 const NOISE_DIRS: ReadonlySet<string> = new Set(['src', 'lib', 'internal', 'pkg']);
-
-/** Mixed-case words kept whole when CamelCase splitting would cut them (`SQLite`, not `SQ` + `Lite`). */
-const MIXED_CASE: ReadonlySet<string> = new Set([
-  'SQLite', 'OAuth', 'GraphQL', 'MySQL', 'PostgreSQL', 'NoSQL', 'IPv4', 'IPv6', 'iOS', 'macOS', 'GitHub', 'GitLab',
-  'JavaScript', 'TypeScript', 'CoffeeScript',
-]);
 
 type Case = 'upper' | 'lower' | 'digit' | 'other';
 
@@ -73,17 +68,7 @@ export function camelParts(word: string): string[] {
     current += chars[i]!;
   }
   raw.push(current);
-  const parts: string[] = [];
-  for (let i = 0; i < raw.length; i++) {
-    const joined = i + 1 < raw.length ? raw[i]! + raw[i + 1]! : '';
-    if (MIXED_CASE.has(joined)) {
-      parts.push(joined);
-      i++;
-    } else {
-      parts.push(raw[i]!);
-    }
-  }
-  return parts;
+  return joinMixedCaseWords(raw);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { GraphStore, TextColumn } from '@knowing/graph';
 import type { PostgresPool } from 'kysely';
+import type { CacheNoteLimit } from '@knowing/graph/store-kit';
 
 /**
  * Options of {@link createPostgresStore}. Give either `connectionString` or `pool`. Defaults
@@ -77,22 +78,6 @@ export interface PostgresStoreOptions {
 }
 
 /**
- * The bound of one cache note kind ({@link PostgresStoreOptions.cacheNotes}); a missing
- * field does not bound.
- *
- * @example
- * ```ts
- * const limit: CacheNoteLimit = { maxCount: 200, maxBytes: 32 * 1024 * 1024 };
- * ```
- */
-export interface CacheNoteLimit {
-  /** Notes of the kind kept, newest first. */
-  readonly maxCount?: number;
-  /** Total bytes of their values kept, newest first. */
-  readonly maxBytes?: number;
-}
-
-/**
  * What the PostgreSQL store offers beyond {@link GraphStore}.
  *
  * @example
@@ -130,3 +115,6 @@ export interface PostgresExtras {
  * ```
  */
 export type PostgresGraphStore = GraphStore & PostgresExtras;
+
+/** The bound of one cache note kind; shared by every knowing store. */
+export type { CacheNoteLimit };

@@ -15,9 +15,9 @@ import {
   type WriteBatch,
   type WriteResult,
 } from '@knowing/graph';
+import { asciiLower, snapshotFromRow, type SnapshotRow } from '@knowing/graph/store-kit';
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import { storeError } from './errors.js';
-import { asciiLower } from './rows.js';
 import { STAGE, type Tables } from './tables.js';
 import { columnTexts, fileColumns, searchDocument } from './text.js';
 
@@ -36,26 +36,6 @@ const PASS_OWNER = 'pass:';
 
 /** Rows per staging INSERT (each column is one array parameter). */
 const STAGE_CHUNK = 20_000;
-
-export interface SnapshotRow {
-  readonly generation: number;
-  readonly id: string;
-  readonly root: string;
-  readonly created_at: number;
-  readonly node_count: number;
-  readonly edge_count: number;
-}
-
-export function toSnapshot(row: SnapshotRow): Snapshot {
-  return {
-    id: row.id,
-    root: row.root,
-    generation: Number(row.generation),
-    createdAt: Number(row.created_at),
-    nodeCount: Number(row.node_count),
-    edgeCount: Number(row.edge_count),
-  };
-}
 
 /** Last entry per key wins, in first-seen order. */
 function lastWins<T>(items: readonly T[] | undefined, key: (item: T) => string): T[] {
@@ -476,7 +456,7 @@ async function commitSnapshot({ t, run, tally }: BatchWrite): Promise<WriteResul
       SELECT generation, id, root, created_at::float8 AS created_at, node_count, edge_count FROM ${t.snapshots}
       ORDER BY generation DESC LIMIT 1`)
   )[0];
-  if (!changed && previous !== undefined) return { nodesWritten, edgesWritten, nodesDeleted, edgesDeleted, snapshot: toSnapshot(previous) };
+  if (!changed && previous !== undefined) return { nodesWritten, edgesWritten, nodesDeleted, edgesDeleted, snapshot: snapshotFromRow(previous) };
   if (dirty.length > 0) await recomputeRoots(run, t);
   await run(sql`
     UPDATE ${t.stats} SET
@@ -499,7 +479,7 @@ async function commitSnapshot({ t, run, tally }: BatchWrite): Promise<WriteResul
   await run(sql`
     INSERT INTO ${t.snapshots} (generation, id, root, created_at, node_count, edge_count)
     VALUES (${row.generation}, ${row.id}, ${row.root}, ${row.created_at}, ${row.node_count}, ${row.edge_count})`);
-  return { nodesWritten, edgesWritten, nodesDeleted, edgesDeleted, snapshot: toSnapshot(row) };
+  return { nodesWritten, edgesWritten, nodesDeleted, edgesDeleted, snapshot: snapshotFromRow(row) };
 }
 
 /** `{a,b}` as PostgreSQL prints a text[] of hex digests (no quoting needed). */

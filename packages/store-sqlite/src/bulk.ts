@@ -1,6 +1,6 @@
 import { packageOf, type FileWrite, type GraphEdge, type GraphNode, type LexicalDocument, type OwnedEdges } from '@knowing/graph';
 import { DirtyGroups, EDGE_WIDTH, FILE_OWNER, PASS_OWNER } from './batch.js';
-import { asciiLower } from './rows.js';
+import { asciiLower } from '@knowing/graph/store-kit';
 import { fileTextOf, ftsRowOf, type FileText } from './text.js';
 
 /**

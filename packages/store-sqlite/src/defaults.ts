@@ -1,8 +1,9 @@
 import type { TextColumn } from '@knowing/graph';
+import { STORE_CACHE_NOTES, STORE_COLUMN_WEIGHTS } from '@knowing/graph/store-kit';
 import type { CacheNoteLimit } from './types.js';
 
 /**
- * Default bm25 weight of each full-text column (the original system's tuned values): a hit
+ * Default bm25 weight of each full-text column, the values every knowing store shares: a hit
  * in a symbol's name counts ten times a hit in its signature.
  *
  * @example
@@ -10,14 +11,7 @@ import type { CacheNoteLimit } from './types.js';
  * await store.search('retry', { columnWeights: { ...DEFAULT_COLUMN_WEIGHTS, doc: 6 } });
  * ```
  */
-export const DEFAULT_COLUMN_WEIGHTS: Readonly<Record<TextColumn, number>> = Object.freeze({
-  name: 10,
-  concepts: 5,
-  path: 4,
-  qualified_name: 3,
-  doc: 3,
-  signature: 1,
-});
+export const DEFAULT_COLUMN_WEIGHTS: Readonly<Record<TextColumn, number>> = STORE_COLUMN_WEIGHTS;
 
 /**
  * Default {@link SqliteStoreOptions.cacheNotes}: the engine's cached answers (`context_pack`
@@ -28,9 +22,7 @@ export const DEFAULT_COLUMN_WEIGHTS: Readonly<Record<TextColumn, number>> = Obje
  * const store = await createSqliteStore({ path, cacheNotes: { ...DEFAULT_CACHE_NOTES, context_pack: { maxCount: 50 } } });
  * ```
  */
-export const DEFAULT_CACHE_NOTES: Readonly<Record<string, CacheNoteLimit>> = Object.freeze({
-  context_pack: Object.freeze({ maxCount: 200, maxBytes: 32 * 1024 * 1024 }),
-});
+export const DEFAULT_CACHE_NOTES: Readonly<Record<string, CacheNoteLimit>> = STORE_CACHE_NOTES;
 
 /**
  * Defaults of {@link SqliteStoreOptions} (everything but `path`).
@@ -50,13 +42,3 @@ export const SQLITE_STORE_DEFAULTS = Object.freeze({
   cacheNotes: DEFAULT_CACHE_NOTES,
   cacheWriteTimeoutMs: 100,
 });
-
-/** Column order of the FTS5 table; bm25() takes weights in this order. */
-export const TEXT_COLUMNS: readonly TextColumn[] = Object.freeze([
-  'name',
-  'concepts',
-  'path',
-  'qualified_name',
-  'doc',
-  'signature',
-]);

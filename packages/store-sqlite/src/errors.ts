@@ -1,7 +1,8 @@
 import { basename, dirname } from 'node:path';
 import { ErrorCode, KnowingError } from '@knowing/graph';
 
-const SOURCE = 'store-sqlite';
+/** The source every error of this store names. */
+export const SOURCE = 'store-sqlite';
 
 /** A KnowingError raised by this package. */
 export function storeError(code: ErrorCode, message: string, hint?: string, cause?: unknown): KnowingError {

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { ErrorCode, type FeedbackRecord, type FeedbackTally, type Note, type NodeId, type VocabAssociation } from '@knowing/graph';
+import { tallyFeedback, type CacheBound, type FeedbackGroup } from '@knowing/graph/store-kit';
 import type { StoreCore } from './core.js';
 import { storeError, translateError } from './errors.js';
-import type { CacheBound } from './options.js';
 import { prefixUpperBound } from './rows.js';
 import type { SqliteGraphStore } from './types.js';
 
@@ -153,22 +153,9 @@ export function feedbackAndVocabulary({ db, path, run, writable }: StoreCore): P
 
     feedbackFor: (symbols, options) =>
       run('feedbackFor', () => {
-        const out = new Map<NodeId, FeedbackTally>();
-        if (symbols.length === 0) return out;
-        const rows = st.feedbackTally.all({ symbols: JSON.stringify(symbols), cluster: options?.keywordCluster ?? null }) as {
-          symbol: string;
-          root: string | null;
-          useful: number;
-          total: number;
-        }[];
-        for (const row of rows) {
-          // Rows stamped with a neighbourhood root expire once the symbol's neighbourhood changed.
-          const current = options?.currentRoots?.get(row.symbol);
-          if (row.root !== null && current !== undefined && row.root !== current) continue;
-          const prev = out.get(row.symbol) ?? { useful: 0, notUseful: 0 };
-          out.set(row.symbol, { useful: prev.useful + row.useful, notUseful: prev.notUseful + (row.total - row.useful) });
-        }
-        return out;
+        if (symbols.length === 0) return new Map<NodeId, FeedbackTally>();
+        const groups = st.feedbackTally.all({ symbols: JSON.stringify(symbols), cluster: options?.keywordCluster ?? null }) as FeedbackGroup[];
+        return tallyFeedback(groups, options?.currentRoots);
       }),
 
     recordVocab: (entries) =>

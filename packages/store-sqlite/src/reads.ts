@@ -13,21 +13,11 @@ import {
   type Provenance,
   type RepoInfo,
 } from '@knowing/graph';
+import { asciiLower, checkLimit, edgeFromRow, fileFromRow, nodeFromRow, type EdgeRow, type FileRow } from '@knowing/graph/store-kit';
 import type { StoreCore } from './core.js';
-import { storeError } from './errors.js';
-import { NO_LIMIT, jsonList, limitOf } from './options.js';
-import {
-  EDGE_COLUMNS,
-  NODE_COLUMNS,
-  asciiLower,
-  prefixUpperBound,
-  toEdge,
-  toFile,
-  toNode,
-  type EdgeRow,
-  type FileRow,
-  type NodeRow,
-} from './rows.js';
+import { SOURCE, storeError } from './errors.js';
+import { NO_LIMIT, jsonList } from './options.js';
+import { EDGE_COLUMNS, NODE_COLUMNS, prefixUpperBound, type NodeRow } from './rows.js';
 import type { SqliteGraphStore } from './types.js';
 
 /** Rows fetched per step by allNodes/allEdges. */
@@ -35,7 +25,7 @@ const PAGE_SIZE = 2000;
 const DEFAULT_NAME_LIMIT = 100;
 
 function nodes(rows: unknown[]): GraphNode[] {
-  return (rows as NodeRow[]).map(toNode);
+  return (rows as NodeRow[]).map(nodeFromRow);
 }
 
 /** One statement per `match` of findNodesByName, each ordered as the contract orders it. */
@@ -96,7 +86,7 @@ export function nodeReads({ db, path, run }: StoreCore): Pick<
     getNode: (id) =>
       run('getNode', () => {
         const row = st.nodeById.get(id) as NodeRow | undefined;
-        return row === undefined ? undefined : toNode(row);
+        return row === undefined ? undefined : nodeFromRow(row);
       }),
 
     getNodes: (ids) =>
@@ -127,7 +117,7 @@ export function nodeReads({ db, path, run }: StoreCore): Pick<
             ...(match === 'prefix' ? { upper: prefixUpperBound(lower) } : {}),
             external: options?.includeExternal === true ? 1 : 0,
             kinds: jsonList(options?.kinds),
-            limit: limitOf(options?.limit, DEFAULT_NAME_LIMIT, 'findNodesByName'),
+            limit: checkLimit(options?.limit, DEFAULT_NAME_LIMIT, 'findNodesByName', SOURCE),
           }),
         );
       }),
@@ -143,7 +133,7 @@ export function nodeReads({ db, path, run }: StoreCore): Pick<
             lower: prefix,
             upper: prefixUpperBound(prefix),
             kinds: jsonList(options?.kinds),
-            limit: limitOf(options?.limit, NO_LIMIT, 'nodesUnderPath'),
+            limit: checkLimit(options?.limit, NO_LIMIT, 'nodesUnderPath', SOURCE),
           }),
         ),
       ),
@@ -151,10 +141,10 @@ export function nodeReads({ db, path, run }: StoreCore): Pick<
     getFile: (file) =>
       run('getFile', () => {
         const row = st.file.get(file) as FileRow | undefined;
-        return row === undefined ? undefined : toFile(row);
+        return row === undefined ? undefined : fileFromRow(row);
       }),
 
-    listFiles: () => run('listFiles', () => (st.files.all() as FileRow[]).map(toFile)),
+    listFiles: () => run('listFiles', () => (st.files.all() as FileRow[]).map(fileFromRow)),
   };
 }
 
@@ -180,9 +170,9 @@ export function edgeReads({ db, run }: StoreCore): Pick<SqliteGraphStore, 'edges
     const rows = st[which].all({
       id,
       types: jsonList(options?.types),
-      limit: limitOf(options?.limit, NO_LIMIT, which),
+      limit: checkLimit(options?.limit, NO_LIMIT, which, SOURCE),
     });
-    return (rows as EdgeRow[]).map(toEdge);
+    return (rows as EdgeRow[]).map(edgeFromRow);
   }
 
   function countNodes(): NodeCounts {
@@ -248,7 +238,7 @@ export function graphScans({ db, run }: StoreCore): Pick<SqliteGraphStore, 'allN
         let after = 0;
         for (;;) {
           const page = await run('allNodes', () => st.nodesPage.all(after, PAGE_SIZE) as NodeRow[]);
-          for (const row of page) yield toNode(row);
+          for (const row of page) yield nodeFromRow(row);
           if (page.length < PAGE_SIZE) return;
           after = page[page.length - 1]!.seq;
         }
@@ -280,7 +270,7 @@ export function graphScans({ db, run }: StoreCore): Pick<SqliteGraphStore, 'allN
             'allEdges',
             () => st.edgesPage.all(cursor[0], cursor[1], cursor[2], PAGE_SIZE) as (EdgeRow & { src: number; dst: number })[],
           );
-          for (const row of page) yield toEdge(row);
+          for (const row of page) yield edgeFromRow(row);
           if (page.length < PAGE_SIZE) return;
           const last = page[page.length - 1]!;
           cursor = [last.src, last.type, last.dst];

@@ -6,12 +6,12 @@ import {
   type TextHit,
   type TextSearchOptions,
 } from '@knowing/graph';
+import { checkLimit, lexicalFieldWeights, mergeColumnWeights, nodeFromRow, TEXT_COLUMNS } from '@knowing/graph/store-kit';
 import type { StoreCore } from './core.js';
-import { TEXT_COLUMNS } from './defaults.js';
-import { isBusy, storeError } from './errors.js';
+import { isBusy, SOURCE, storeError } from './errors.js';
 import { createLexicalScorer } from './lexical.js';
-import { checkWeight, jsonList, limitOf, mergeWeights } from './options.js';
-import { NODE_COLUMNS, toNode, type NodeRow } from './rows.js';
+import { jsonList } from './options.js';
+import { NODE_COLUMNS, type NodeRow } from './rows.js';
 import type { SqliteGraphStore } from './types.js';
 
 const DEFAULT_SEARCH_LIMIT = 30;
@@ -19,18 +19,6 @@ const DEFAULT_LEXICAL_LIMIT = 50;
 
 /** Nodes read per page while filling a lexical result past filtered rows. */
 const LEXICAL_PAGE = 200;
-
-/** Field weights of a lexical search, in table column order; every field weighs 1 unless given. */
-function lexicalWeights(override: Readonly<Partial<Record<LexicalField, number>>> | undefined, where: string): number[] {
-  const weights: Record<LexicalField, number> = { name: 1, path: 1, signature: 1, doc: 1, body: 1, members: 1 };
-  for (const [field, weight] of Object.entries(override ?? {})) {
-    if (!LEXICAL_FIELDS.includes(field as LexicalField)) {
-      throw storeError(ErrorCode.InvalidArgument, `${where}: unknown field '${field}'`, `use one of ${LEXICAL_FIELDS.join(', ')}`);
-    }
-    if (weight !== undefined) weights[field as LexicalField] = checkWeight(weight, field, where);
-  }
-  return LEXICAL_FIELDS.map((field) => weights[field]);
-}
 
 /** The distinct, non-empty terms of a lexical query. */
 function lexicalTermsOf(terms: readonly string[], where: string): string[] {
@@ -70,12 +58,12 @@ export function textSearches({ db, path, settings, run }: StoreCore): Pick<Sqlit
       run('search', (): TextHit[] => {
         if (typeof query !== 'string') throw storeError(ErrorCode.InvalidArgument, `${path}: search query must be a string`);
         if (query.trim() === '') return [];
-        const weights = mergeWeights(settings.columnWeights, options?.columnWeights, `${path}: search columnWeights`);
+        const weights = mergeColumnWeights(settings.columnWeights, options?.columnWeights, `${path}: search columnWeights`, SOURCE);
         const kinds = jsonList(options?.kinds);
         const params = {
           query,
           ...(kinds === null ? {} : { kinds }),
-          limit: limitOf(options?.limit, DEFAULT_SEARCH_LIMIT, 'search'),
+          limit: checkLimit(options?.limit, DEFAULT_SEARCH_LIMIT, 'search', SOURCE),
           w0: weights.name,
           w1: weights.concepts,
           w2: weights.path,
@@ -99,14 +87,14 @@ export function textSearches({ db, path, settings, run }: StoreCore): Pick<Sqlit
           );
         }
         // bm25() is lower-is-better; the contract wants higher-is-better.
-        return rows.map((row) => ({ node: toNode(row), score: -row.rank }));
+        return rows.map((row) => ({ node: nodeFromRow(row), score: -row.rank }));
       }),
 
     lexicalSearch: (terms: readonly string[], options?: LexicalSearchOptions) =>
       run('lexicalSearch', (): TextHit[] => {
         const distinct = lexicalTermsOf(terms, `${path}: lexicalSearch`);
-        const weights = lexicalWeights(options?.fieldWeights, `${path}: lexicalSearch fieldWeights`);
-        const limit = limitOf(options?.limit, DEFAULT_LEXICAL_LIMIT, 'lexicalSearch');
+        const weights = lexicalFieldWeights(options?.fieldWeights, `${path}: lexicalSearch fieldWeights`, SOURCE);
+        const limit = checkLimit(options?.limit, DEFAULT_LEXICAL_LIMIT, 'lexicalSearch', SOURCE);
         const kinds = options?.kinds === undefined ? undefined : new Set<string>(options.kinds);
         const scored = lexicalScores(distinct, weights);
         // Filters apply before the limit: read the best rows a page at a time until it is met,
@@ -125,7 +113,7 @@ export function textSearches({ db, path, settings, run }: StoreCore): Pick<Sqlit
             const row = rows.get(seq);
             if (row === undefined || row.external === 1 || (row.is_test === 1 && options?.includeTests !== true)) continue;
             if (kinds !== undefined && !kinds.has(row.kind)) continue;
-            hits.push({ node: toNode(row), score });
+            hits.push({ node: nodeFromRow(row), score });
           }
         }
         hits.sort((a, b) => b.score - a.score || (a.node.qualifiedName < b.node.qualifiedName ? -1 : a.node.qualifiedName > b.node.qualifiedName ? 1 : a.node.id < b.node.id ? -1 : 1));

@@ -1,4 +1,5 @@
 import { merkleRoot, type Snapshot, type WriteBatch, type WriteResult } from '@knowing/graph';
+import { snapshotFromRow, type SnapshotRow } from '@knowing/graph/store-kit';
 import { storeCore, type StoreCore } from './core.js';
 import { translateError } from './errors.js';
 import { sizeOf } from './files.js';
@@ -12,7 +13,6 @@ import type { IntegrityReport, SqliteGraphStore, SqliteStoreOptions, StoreUsage 
 import { thisBuild } from './version.js';
 import { validateBatch } from './validate.js';
 import { createBatchWriter } from './write.js';
-import { toSnapshot, type SnapshotRow } from './write-merkle.js';
 
 /**
  * Open the embedded SQLite store of one repository: creates the file (and its directory)
@@ -74,7 +74,7 @@ function snapshotReads({ db, run }: StoreCore): Pick<SqliteGraphStore, 'currentS
     currentSnapshot: () =>
       run('currentSnapshot', (): Snapshot | null => {
         const row = st.snapshotLatest.get() as SnapshotRow | undefined;
-        return row === undefined ? null : toSnapshot(row);
+        return row === undefined ? null : snapshotFromRow(row);
       }),
 
     packageRoots: () => run('packageRoots', () => new Map(st.packageRoots.all() as [string, string][])),

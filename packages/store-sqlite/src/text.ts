@@ -1,4 +1,5 @@
 import type { GraphNode } from '@knowing/graph';
+import { joinMixedCaseWords } from '@knowing/graph/store-kit';
 
 /**
  * Index text for the six FTS5 columns. The tokenizer (`unicode61 tokenchars '_'`) keeps
@@ -50,29 +51,6 @@ const MIN_CONCEPT = 3;
 const NOISE_DIRS = new Set(['src', 'lib', 'internal', 'pkg']);
 
 /**
- * Mixed-case words whose CamelCase split is noise (`SQLite` would become `SQ` + `Lite`).
- * When two adjacent parts join into one of these, they stay joined. General vocabulary of
- * software, not tuned to any repository.
- */
-const MIXED_CASE_WORDS = new Set([
-  'SQLite',
-  'OAuth',
-  'GraphQL',
-  'MySQL',
-  'PostgreSQL',
-  'NoSQL',
-  'IPv4',
-  'IPv6',
-  'iOS',
-  'macOS',
-  'GitHub',
-  'GitLab',
-  'JavaScript',
-  'TypeScript',
-  'CoffeeScript',
-]);
-
-/**
  * CamelCase parts of a word without `_`: breaks before an upper-case letter that follows a
  * lower-case letter or digit, and before the last capital of a capital run followed by a
  * lower-case letter (`HTTPServer` → `HTTP`, `Server`), keeping known mixed-case words such
@@ -95,17 +73,7 @@ export function camelParts(word: string): string[] {
   }
   raw.push(word.slice(start));
   if (raw.length < 2) return raw;
-  const parts: string[] = [];
-  for (let i = 0; i < raw.length; i++) {
-    const next = raw[i + 1];
-    if (next !== undefined && MIXED_CASE_WORDS.has(raw[i]! + next)) {
-      parts.push(raw[i]! + next);
-      i++;
-    } else {
-      parts.push(raw[i]!);
-    }
-  }
-  return parts;
+  return joinMixedCaseWords(raw);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { GraphStore, TextColumn } from '@knowing/graph';
+import type { CacheNoteLimit } from '@knowing/graph/store-kit';
 
 /**
  * Options of {@link createSqliteStore}. Defaults are in {@link SQLITE_STORE_DEFAULTS}.
@@ -61,22 +62,6 @@ export interface SqliteStoreOptions {
    * @default 100
    */
   readonly cacheWriteTimeoutMs?: number;
-}
-
-/**
- * The bound of one cache note kind ({@link SqliteStoreOptions.cacheNotes}); a missing field
- * does not bound.
- *
- * @example
- * ```ts
- * const limit: CacheNoteLimit = { maxCount: 200, maxBytes: 32 * 1024 * 1024 };
- * ```
- */
-export interface CacheNoteLimit {
-  /** Notes of the kind kept, newest first. */
-  readonly maxCount?: number;
-  /** Total bytes of their values kept, newest first. */
-  readonly maxBytes?: number;
 }
 
 /**
@@ -172,3 +157,6 @@ export interface SqliteExtras {
  * ```
  */
 export type SqliteGraphStore = GraphStore & SqliteExtras;
+
+/** The bound of one cache note kind; shared by every knowing store. */
+export type { CacheNoteLimit };

@@ -1,26 +1,7 @@
 import { edgeKey, merkleRoot, snapshotId, type Snapshot } from '@knowing/graph';
+import { snapshotFromRow, type SnapshotRow } from '@knowing/graph/store-kit';
 import type { DirtyGroups } from './batch.js';
 import type { WriteStatements } from './write-statements.js';
-
-export interface SnapshotRow {
-  readonly generation: number;
-  readonly id: string;
-  readonly root: string;
-  readonly created_at: number;
-  readonly node_count: number;
-  readonly edge_count: number;
-}
-
-export function toSnapshot(row: SnapshotRow): Snapshot {
-  return {
-    id: row.id,
-    root: row.root,
-    generation: row.generation,
-    createdAt: row.created_at,
-    nodeCount: row.node_count,
-    edgeCount: row.edge_count,
-  };
-}
 
 /**
  * Level 1: the root of each dirty (package, edge type) group over its edges' keys; level 2:
@@ -61,7 +42,7 @@ export function commitSnapshot(
   change: { readonly changed: boolean; readonly nodeDelta: number; readonly edgeDelta: number },
 ): Snapshot {
   const previous = st.snapshotLatest.get() as SnapshotRow | undefined;
-  if (previous !== undefined && !change.changed && dirty.size === 0) return toSnapshot(previous);
+  if (previous !== undefined && !change.changed && dirty.size === 0) return snapshotFromRow(previous);
   if (dirty.size > 0) recomputeRoots(st, dirty);
   const root = previous !== undefined && dirty.size === 0 ? previous.root : merkleRoot(st.packageRootsAll.all() as string[]);
   // Counts move by the batch's deltas; only the very first snapshot counts rows.
@@ -76,5 +57,5 @@ export function commitSnapshot(
     edge_count: edgeCount,
   };
   st.snapshotInsert.run(row.generation, row.id, row.root, row.created_at, row.node_count, row.edge_count);
-  return toSnapshot(row);
+  return snapshotFromRow(row);
 }

@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
+import { asciiLower } from '@knowing/graph/store-kit';
 import { packageOf, type FileWrite, type GraphEdge, type GraphNode, type WriteBatch, type WriteResult } from '@knowing/graph';
 import { DirtyGroups, EDGE_WIDTH, FILE_OWNER, FTS_WIDTH, LEXICAL_WIDTH, NODE_WIDTH, PASS_OWNER, lastWins } from './batch.js';
-import { asciiLower } from './rows.js';
+import type { NodeRow } from './rows.js';
 import { fileTextOf, ftsRowOf } from './text.js';
 import { GRAPH_NOT_EMPTY, writeBulk } from './write-bulk.js';
 import { commitSnapshot } from './write-merkle.js';
@@ -44,22 +45,6 @@ CREATE TEMP TRIGGER IF NOT EXISTS knowing_edge_deleted AFTER DELETE ON main.edge
 END;
 `;
 
-interface ExistingNode {
-  readonly seq: number;
-  readonly id: string;
-  readonly name: string;
-  readonly qualified_name: string;
-  readonly kind: string;
-  readonly language: string;
-  readonly file: string;
-  readonly start_line: number;
-  readonly end_line: number;
-  readonly signature: string;
-  readonly doc: string;
-  readonly is_test: number;
-  readonly external: number;
-}
-
 interface ExistingEdge {
   readonly src: number;
   readonly type: string;
@@ -95,7 +80,7 @@ function nodeParams(node: GraphNode, pkg: string) {
 }
 
 /** Fields the full-text row is built from; a change to anything else leaves the row alone. */
-function sameText(row: ExistingNode, node: GraphNode): boolean {
+function sameText(row: NodeRow, node: GraphNode): boolean {
   return (
     row.name === node.name &&
     row.qualified_name === node.qualifiedName &&
@@ -105,7 +90,7 @@ function sameText(row: ExistingNode, node: GraphNode): boolean {
   );
 }
 
-function sameNode(row: ExistingNode, node: GraphNode): boolean {
+function sameNode(row: NodeRow, node: GraphNode): boolean {
   return (
     sameText(row, node) &&
     row.kind === node.kind &&
@@ -163,7 +148,7 @@ function writeDiffed(conn: WriteConnection, batch: WriteBatch): WriteResult {
   const resolve = (id: string): Resolved | null => {
     let hit = resolved.get(id);
     if (hit === undefined) {
-      const row = st.nodeById.get(id) as (ExistingNode & { package: string }) | undefined;
+      const row = st.nodeById.get(id) as (NodeRow & { package: string }) | undefined;
       hit = row === undefined ? null : { seq: row.seq, pkg: row.package };
       resolved.set(id, hit);
     }
@@ -224,7 +209,7 @@ function writeDiffed(conn: WriteConnection, batch: WriteBatch): WriteResult {
   return { nodesWritten, edgesWritten, nodesDeleted, edgesDeleted, snapshot };
 }
 
-function resolvePkg(row: ExistingNode): string {
+function resolvePkg(row: NodeRow): string {
   return row.external === 1 || row.file === '' ? '' : packageOf(row.file);
 }
 
@@ -233,7 +218,7 @@ function upsertExternals(st: WriteStatements, batch: WriteBatch, resolved: Map<s
   let written = 0;
   let inserted = 0;
   for (const node of lastWins(batch.externalNodes, (n) => n.id)) {
-    const existing = st.nodeById.get(node.id) as ExistingNode | undefined;
+    const existing = st.nodeById.get(node.id) as NodeRow | undefined;
     let seq: number;
     if (existing === undefined) {
       // Nodes of the files above are all inserted, so the automatic rowid is fresh.
@@ -262,16 +247,16 @@ function writeFileNodes(st: WriteStatements, w: FileWrite, resolved: Map<string,
   const file = w.file;
   const pkg = putFile(st, file);
   const fileText = fileTextOf(file.path);
-  const existing = new Map<string, ExistingNode>();
-  for (const row of st.nodesOfFile.all(file.path) as ExistingNode[]) existing.set(row.id, row);
+  const existing = new Map<string, NodeRow>();
+  for (const row of st.nodesOfFile.all(file.path) as NodeRow[]) existing.set(row.id, row);
   const nodes = lastWins(w.nodes, (n) => n.id);
 
   // Ids not in this file yet may still exist elsewhere: a placeholder being resolved, or a
   // symbol that moved here. One query per file finds them.
-  const elsewhere = new Map<string, ExistingNode>();
+  const elsewhere = new Map<string, NodeRow>();
   const unknown = nodes.filter((n) => !existing.has(n.id)).map((n) => n.id);
   if (unknown.length > 0) {
-    for (const row of st.nodesByIds.all(JSON.stringify(unknown)) as ExistingNode[]) elsewhere.set(row.id, row);
+    for (const row of st.nodesByIds.all(JSON.stringify(unknown)) as NodeRow[]) elsewhere.set(row.id, row);
   }
 
   const newNodes: unknown[] = [];

@@ -242,3 +242,24 @@ export interface SymbolBuilder {
   valueType?: NameRef;
   overrides?: boolean;
 }
+
+/** The last segment of a repo-relative path. */
+export function basename(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash >= 0 ? path.slice(slash + 1) : path;
+}
+
+/** Resolve `.` and `..` segments of a repo-relative path; undefined when it climbs above the root. */
+export function normalizeRelativePath(path: string): string | undefined {
+  const out: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else {
+      out.push(segment);
+    }
+  }
+  return out.join('/');
+}

@@ -19,20 +19,11 @@
  */
 import type { NodeKind } from '@knowing/graph';
 import type { Node } from 'web-tree-sitter';
-import { C_COMMENT_OPENERS, countSyntaxErrors, MAX_DOC_CHARS, truncate } from './common.js';
+import { basename, C_COMMENT_OPENERS, countSyntaxErrors, MAX_DOC_CHARS, truncate } from './common.js';
 import { ClassScopeExtractor } from './class-scopes.js';
 import type { Binding, ClassGrammar, TypeContext } from './class-scopes.js';
 import { kids, named, pushUnique } from './extractor-helpers.js';
-import type {
-  FileExtraction,
-  ImportDecl,
-  LanguageModule,
-  NameRef,
-  ProjectLayout,
-  ReferenceKind,
-  ResolvedImport,
-  SupertypeRef,
-} from './types.js';
+import type { FileExtraction, ImportDecl, LanguageModule, NameRef, ProjectLayout, ReferenceKind, ResolvedImport, SupertypeRef } from './types.js';
 
 /**
  * BCL types that a repository does not define: naming them as type hints, receivers or call
@@ -1147,11 +1138,6 @@ class CSharpFileExtractor extends ClassScopeExtractor {
 
 function isTypeKind(kind: NodeKind | undefined): boolean {
   return kind === 'class' || kind === 'struct' || kind === 'interface' || kind === 'enum';
-}
-
-function basename(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash >= 0 ? path.slice(slash + 1) : path;
 }
 
 /**

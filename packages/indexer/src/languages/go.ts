@@ -35,17 +35,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { NodeKind } from '@knowing/graph';
-import type {
-  FileExtraction,
-  ImportDecl,
-  LanguageModule,
-  NameRef,
-  ProjectLayout,
-  Reference,
-  ReferenceKind,
-  ResolvedImport,
-  SupertypeRef,
-} from './types.js';
+import type { FileExtraction, ImportDecl, LanguageModule, NameRef, ProjectLayout, Reference, ReferenceKind, ResolvedImport, SupertypeRef } from './types.js';
 import { C_COMMENT_OPENERS, collapse, countSyntaxErrors, isNamedNode, MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, ref, sliceWithoutComments } from './common.js';
 import type { CommentScan } from './common.js';
 import type { MutableSymbol as Draft } from './common.js';

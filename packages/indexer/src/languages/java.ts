@@ -12,20 +12,11 @@
  */
 import type { NodeKind } from '@knowing/graph';
 import type { Node } from 'web-tree-sitter';
-import { C_COMMENT_OPENERS, countSyntaxErrors, MAX_DOC_CHARS, truncate } from './common.js';
+import { basename, C_COMMENT_OPENERS, countSyntaxErrors, MAX_DOC_CHARS, truncate } from './common.js';
 import { ClassScopeExtractor } from './class-scopes.js';
 import type { Binding, ClassGrammar } from './class-scopes.js';
 import { kids, named, pushUnique } from './extractor-helpers.js';
-import type {
-  FileExtraction,
-  ImportDecl,
-  LanguageModule,
-  NameRef,
-  ProjectLayout,
-  ReferenceKind,
-  ResolvedImport,
-  SupertypeRef,
-} from './types.js';
+import type { FileExtraction, ImportDecl, LanguageModule, NameRef, ProjectLayout, ReferenceKind, ResolvedImport, SupertypeRef } from './types.js';
 
 /**
  * java.lang types and boxed primitives: never defined in a repository, so naming them as type
@@ -893,11 +884,6 @@ class JavaFileExtractor extends ClassScopeExtractor {
 /** Symbols whose body declares members (an enum constant with a body is an anonymous class). */
 function isClassLike(kind: NodeKind | undefined): boolean {
   return kind === 'class' || kind === 'interface' || kind === 'enum' || kind === 'constant';
-}
-
-function basename(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash >= 0 ? path.slice(slash + 1) : path;
 }
 
 /**

@@ -13,17 +13,7 @@ import type { NodeKind } from '@knowing/graph';
 import { cleanDoc, countSyntaxErrors, firstLineOf, signatureText } from './common.js';
 import type { CommentScan } from './common.js';
 import type { SymbolBuilder } from './common.js';
-import type {
-  FileExtraction,
-  ImportDecl,
-  LanguageModule,
-  NameRef,
-  ProjectLayout,
-  Reference,
-  ResolvedImport,
-  SupertypeRef,
-  SymbolDef,
-} from './types.js';
+import type { FileExtraction, ImportDecl, LanguageModule, NameRef, ProjectLayout, Reference, ResolvedImport, SupertypeRef, SymbolDef } from './types.js';
 
 const VERSION = '2';
 

@@ -1,5 +1,6 @@
 import { ErrorCode, KnowingError } from '@knowing/graph';
 import type { LanguageId } from '@knowing/graph';
+import { LANGUAGE_ALIASES } from '../language-aliases.js';
 import { csharpLanguage } from './csharp.js';
 import { goLanguage } from './go.js';
 import { javaLanguage } from './java.js';
@@ -24,19 +25,6 @@ export const BUILTIN_LANGUAGES: readonly LanguageModule[] = Object.freeze([
   typescriptLanguage,
   javascriptLanguage,
 ]);
-
-/** Alternative spellings accepted in the `languages` option. */
-const ALIASES: Readonly<Record<string, LanguageId>> = {
-  py: 'python',
-  ts: 'typescript',
-  js: 'javascript',
-  jsx: 'javascript',
-  golang: 'go',
-  rs: 'rust',
-  rb: 'ruby',
-  cs: 'csharp',
-  'c#': 'csharp',
-};
 
 /** Looks up the module for a file. */
 export interface LanguageRegistry {
@@ -104,7 +92,7 @@ function findModule(modules: readonly LanguageModule[], raw: string): LanguageMo
   const name = raw.trim().toLowerCase();
   const direct = modules.find((module) => module.id === name);
   if (direct) return direct;
-  const alias = ALIASES[name];
+  const alias = LANGUAGE_ALIASES[name];
   if (alias) return modules.find((module) => module.id === alias);
   // `tsx` is a LanguageId of its own but is served by the TypeScript module's extensions.
   if (name === 'tsx') return modules.find((module) => module.extensions.includes('.tsx'));

@@ -23,20 +23,10 @@
  */
 import type { NodeKind } from '@knowing/graph';
 import type { Node } from 'web-tree-sitter';
-import { countSyntaxErrors, MAX_DOC_CHARS, truncate } from './common.js';
+import { countSyntaxErrors, MAX_DOC_CHARS, normalizeRelativePath, truncate } from './common.js';
 import type { CommentScan, MutableSymbol } from './common.js';
 import { addReference, declarationSignature, lineEnd, named } from './extractor-helpers.js';
-import type {
-  FileExtraction,
-  ImportDecl,
-  LanguageModule,
-  NameRef,
-  ProjectLayout,
-  Reference,
-  ReferenceKind,
-  ResolvedImport,
-  SupertypeRef,
-} from './types.js';
+import type { FileExtraction, ImportDecl, LanguageModule, NameRef, ProjectLayout, Reference, ReferenceKind, ResolvedImport, SupertypeRef } from './types.js';
 
 /** Core and standard-library constants: never defined by the repository. */
 const RUBY_BUILTIN_CONSTANTS = new Set(
@@ -1089,7 +1079,7 @@ function resolveRubyImport(decl: ImportDecl, fromFile: string, project: ProjectL
   const withExtension = (path: string) => (path.endsWith('.rb') ? path : `${path}.rb`);
   const fromDir = fromFile.includes('/') ? fromFile.slice(0, fromFile.lastIndexOf('/')) : '';
   if (source.startsWith('./') || source.startsWith('../')) {
-    const target = normalize(fromDir ? `${fromDir}/${source}` : source);
+    const target = normalizeRelativePath(fromDir ? `${fromDir}/${source}` : source);
     if (target !== undefined) {
       const file = withExtension(target);
       if (project.hasFile(file)) return { files: [file] };
@@ -1107,19 +1097,6 @@ function resolveRubyImport(decl: ImportDecl, fromFile: string, project: ProjectL
   const anywhere = project.filesEndingWith?.(`lib/${relative}`) ?? [];
   if (anywhere.length > 0 && anywhere[0] !== undefined) return { files: [anywhere[0]] };
   return { files: [], external: source.split('/')[0] ?? source };
-}
-
-/** Resolve `.` and `..` segments; undefined when the path climbs above the root. */
-function normalize(path: string): string | undefined {
-  const out: string[] = [];
-  for (const segment of path.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (out.length === 0) return undefined;
-      out.pop();
-    } else out.push(segment);
-  }
-  return out.join('/');
 }
 
 /**

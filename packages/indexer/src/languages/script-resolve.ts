@@ -4,6 +4,7 @@
  * a monorepo, and external packages (Node.js core modules as `node`).
  */
 import type { ImportDecl, ProjectLayout, ResolvedImport } from './types.js';
+import { normalizeRelativePath } from './common.js';
 
 const TS_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 const JS_EXTENSIONS = ['.js', '.jsx', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts', '.d.ts'];
@@ -37,7 +38,7 @@ export function resolveScriptImport(decl: ImportDecl, fromFile: string, project:
   const fromTs = /\.[cm]?tsx?$/i.test(fromFile);
   if (specifier.startsWith('.') || specifier.startsWith('/')) {
     const joined = specifier.startsWith('/') ? specifier.slice(1) : `${directoryOf(fromFile)}/${specifier}`;
-    const target = normalisePath(joined);
+    const target = normalizeRelativePath(joined);
     if (target === undefined) return { files: [] };
     const hit = resolveModulePath(target, project, fromTs);
     return { files: hit === undefined ? [] : [hit] };
@@ -45,7 +46,7 @@ export function resolveScriptImport(decl: ImportDecl, fromFile: string, project:
   if (specifier.startsWith('@/') || specifier.startsWith('~/')) {
     const rest = specifier.slice(2);
     for (const base of aliasRoots(fromFile)) {
-      const target = normalisePath(base ? `${base}/${rest}` : rest);
+      const target = normalizeRelativePath(base ? `${base}/${rest}` : rest);
       const hit = target === undefined ? undefined : resolveModulePath(target, project, fromTs);
       if (hit !== undefined) return { files: [hit] };
     }
@@ -91,21 +92,6 @@ function resolveModulePath(target: string, project: ProjectLayout, preferTs: boo
 function directoryOf(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash < 0 ? '' : path.slice(0, slash);
-}
-
-/** Resolve `.` and `..` segments; undefined when the path leaves the repository. */
-function normalisePath(path: string): string | undefined {
-  const out: string[] = [];
-  for (const segment of path.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (out.length === 0) return undefined;
-      out.pop();
-    } else {
-      out.push(segment);
-    }
-  }
-  return out.join('/');
 }
 
 /** Candidate bases for `@/…` aliases: the nearest enclosing `src` directory, the root's `src`, the root. */
