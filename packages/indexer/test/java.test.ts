@@ -254,6 +254,16 @@ describe('javaLanguage: references', () => {
     expect(extract(`${MAIN}util/Strings.java`).references.map(referenceRow)).toEqual(['2 call ?.isEmpty @7']);
   });
 
+  it('gives super its superclass as receiver type only for the member right after it, as C# does for base', () => {
+    const source = readFileSync(fileURLToPath(new URL('./fixtures/java-chains/AuditedService.java', import.meta.url)), 'utf8');
+    const { references } = withTree(parser, source, (tree) => javaLanguage.extract(tree.rootNode, source, 'AuditedService.java'));
+    expect(references.map(referenceRow)).toEqual([
+      // `info` is called on the field's type, which is not known here: not on BaseAudit.
+      '1 call super.log.info @5',
+      '1 field super.log : BaseAudit @5',
+    ]);
+  });
+
   it('records declared exceptions as raises', () => {
     expect(extract(`${MAIN}Repository.java`).references.map(referenceRow)).toEqual(['2 raise OrderException @7']);
   });

@@ -4,12 +4,13 @@
  * output tables. Each language subclass walks its own tree and describes its grammar in a
  * {@link ClassGrammar}. Not part of the language-module contract.
  */
-import type { NodeKind } from '@knowing/graph';
+import type { LanguageId, NodeKind } from '@knowing/graph';
 import type { Node } from 'web-tree-sitter';
+import { countSyntaxErrors } from './common.js';
 import type { CommentScan, MutableSymbol } from './common.js';
 import { addDeclaration, addReference, declarationSignature, lineEnd, lookupBinding, memberBindingType, named, refKey } from './extractor-helpers.js';
 import type { DeclarationOptions } from './extractor-helpers.js';
-import type { ImportDecl, NameRef, Reference, ReferenceKind } from './types.js';
+import type { FileExtraction, ImportDecl, NameRef, Reference, ReferenceKind } from './types.js';
 
 /** What the shared logic needs to know of a grammar and of its language's standard library. */
 export interface ClassGrammar {
@@ -25,6 +26,10 @@ export interface ClassGrammar {
   readonly chainRoots: ReadonlySet<string>;
   /** Node types a member of a chain may have; unset when any member continues it. */
   readonly chainMembers?: ReadonlySet<string>;
+  /** What names the superclass inside a type: `super` (Java), `base` (C#). */
+  readonly superName: string;
+  /** Keyword types (`int`, `string`): a chain starting with one is library code. */
+  readonly keywordType?: string;
   /** The class a type node names, or undefined when it names none. */
   readonly typeRef: (node: Node | null | undefined) => NameRef | undefined;
 }
@@ -47,6 +52,18 @@ export interface TypeContext {
   readonly isInterface: boolean;
 }
 
+/** What the modifiers and annotations (Java) or attributes (C#) of a declaration say. */
+export interface Modifiers {
+  readonly keywords: ReadonlySet<string>;
+  readonly decorators: NameRef[];
+  /** Annotation or attribute arguments, walked inside the annotated symbol (they may name constants). */
+  readonly annotationArgs: readonly Node[];
+  /** Marked as a test method. */
+  readonly isTest: boolean;
+  /** Where the declaration starts after its annotations, so that signatures leave them out. */
+  readonly declarationStart: number | undefined;
+}
+
 /** Comments recorded by the line they end on, to find the doc comment of a declaration. */
 export interface PendingComment {
   readonly startIndex: number;
@@ -54,6 +71,11 @@ export interface PendingComment {
 }
 
 const ALL_CAPS = /^[A-Z][A-Z0-9_]*$/;
+
+/** Symbols whose body declares members (a Java enum constant with a body is an anonymous class). */
+function declaresMembers(kind: NodeKind | undefined): boolean {
+  return kind === 'class' || kind === 'struct' || kind === 'interface' || kind === 'enum' || kind === 'constant';
+}
 
 export abstract class ClassScopeExtractor {
   readonly symbols: MutableSymbol[] = [];
@@ -84,6 +106,11 @@ export abstract class ClassScopeExtractor {
 
   abstract docBefore(startRow: number): string;
 
+  protected abstract modifiers(node: Node): Modifiers;
+
+  /** `new T(...)` (`kind` 'new') or the `new T(...)` of a `throw` (`kind` 'raise'). */
+  protected abstract objectCreation(node: Node, kind: 'new' | 'raise'): void;
+
   /** Class names inside a type; containers only contribute their arguments when `unwrapContainers`. */
   protected abstract collectTypeNames(node: Node, out: NameRef[], unwrapContainers: boolean): void;
 
@@ -96,6 +123,37 @@ export abstract class ClassScopeExtractor {
 
   protected visitOptional(node: Node | null): void {
     if (node) this.visit(node);
+  }
+
+  /** Walks the file and returns what it declares, uses and imports. */
+  extractFile(root: Node, path: string, language: LanguageId): FileExtraction {
+    this.visit(root);
+    this.finish();
+    return {
+      path,
+      language,
+      symbols: this.symbols,
+      references: this.references,
+      imports: this.imports,
+      namespace: this.namespace,
+      syntaxErrors: countSyntaxErrors(root),
+    };
+  }
+
+  /** Settles what only the whole file tells (C#: which namespace is the file's). */
+  protected finish(): void {}
+
+  /** `throw new E(...)`: a `raise` of E; any other thrown expression is walked. */
+  protected throwing(node: Node): void {
+    const thrown = node.namedChild(0);
+    if (thrown?.type === 'object_creation_expression') this.objectCreation(thrown, 'raise');
+    else if (thrown) this.visit(thrown);
+  }
+
+  /** `Foo f` in a pattern, a loop or a catch: Foo is used and f bound to it. */
+  protected typedName(type: Node | null, name: Node | null | undefined): void {
+    this.typeUse(type);
+    if (name) this.bind(name.text, this.grammar.typeRef(type));
   }
 
   // ---- scopes ---------------------------------------------------------------------------
@@ -143,6 +201,58 @@ export abstract class ClassScopeExtractor {
     return this.types[this.types.length - 1]?.ref;
   }
 
+  /** Inside a method, a field or another member rather than directly in a type body: local types are not exported. */
+  protected inMember(): boolean {
+    return this.from >= 0 && !declaresMembers(this.symbols[this.from]?.kind);
+  }
+
+  // ---- declarations ---------------------------------------------------------------------
+
+  /** A member symbol; its annotation arguments, then what `walk` visits, count as its uses. */
+  protected declareMember(node: Node, name: string, kind: NodeKind, modifiers: Modifiers, options: DeclarationOptions, walk?: () => void): number {
+    const index = this.addSymbol(node, name, kind, options);
+    this.enterMember(index, name, () => {
+      for (const arg of modifiers.annotationArgs) this.visit(arg);
+      walk?.();
+    });
+    return index;
+  }
+
+  /** One declarator of a field declaration: a field or constant whose initializer `walk` visits. */
+  protected declareField(node: Node, name: string, kind: NodeKind, exported: boolean, modifiers: Modifiers, type: { readonly hints: NameRef[]; readonly value: NameRef | undefined }, walk: () => void): void {
+    this.declareMember(node, name, kind, modifiers, {
+      exported,
+      isTest: this.fileIsTest,
+      decorators: modifiers.decorators,
+      typeHints: type.hints,
+      valueType: type.value,
+      signatureStart: modifiers.declarationStart,
+      signatureEnd: this.lineEnd(modifiers.declarationStart ?? node.startIndex, node.endIndex),
+    }, walk);
+  }
+
+  /** An enum member: a public constant of the enum's type, with `values` (its arguments or value) walked inside it. */
+  protected declareEnumMember(node: Node, name: string, values: readonly (Node | null)[], signatureEnd?: number): number {
+    const modifiers = this.modifiers(node);
+    const enclosing = this.types[this.types.length - 1];
+    return this.declareMember(node, name, 'constant', modifiers, {
+      exported: true,
+      isTest: this.fileIsTest,
+      decorators: modifiers.decorators,
+      valueType: enclosing?.ref,
+      signatureEnd,
+    }, () => {
+      for (const value of values) this.visitOptional(value);
+    });
+  }
+
+  /** Where a declaration starts after annotations ending at `end`: the first character that is no white space. */
+  protected startAfter(end: number, node: Node): number {
+    let start = end;
+    while (start < node.endIndex && /\s/.test(this.source[start] ?? '')) start++;
+    return start;
+  }
+
   // ---- uses -----------------------------------------------------------------------------
 
   /** `a.b.c` / `this.x` as segments; undefined when the node is any other expression. */
@@ -157,6 +267,47 @@ export abstract class ClassScopeExtractor {
     if (this.grammar.chainMembers && !this.grammar.chainMembers.has(member.type)) return undefined;
     const head = this.chainSegments(object);
     return head ? [...head, member.text] : undefined;
+  }
+
+  /**
+   * A use `<object>.name` (call or field): the qualifier is the object as written when it is a
+   * chain of names, and the receiver type is known for `this`, the superclass, declared
+   * variables and simple expressions (`new Foo().m()`, `((Foo) x).m()`).
+   */
+  protected qualifiedUse(kind: ReferenceKind, name: string, object: Node, at: Node, chain = this.chainSegments(object)): void {
+    if (!chain) {
+      // Any other expression: `?` stands for a receiver that has no name.
+      this.addRef(kind, name, ['?'], this.expressionType(object), at);
+      return;
+    }
+    const root = chain[0] ?? '';
+    if (root === 'this') {
+      this.addRef(kind, name, chain, chain.length === 1 ? this.currentTypeRef() : this.memberTypeOfThis(chain[1]), at);
+      return;
+    }
+    if (root === this.grammar.superName) {
+      this.addRef(kind, name, chain, chain.length === 1 ? this.types[this.types.length - 1]?.superclass : undefined, at);
+      return;
+    }
+    if (chain.length >= 2 && chain[chain.length - 1] === 'this') {
+      // Java's `Outer.this.m()`
+      this.addRef(kind, name, chain, { name: chain[chain.length - 2] ?? '', qualifier: chain.slice(0, -2) }, at);
+      return;
+    }
+    const binding = this.lookup(root);
+    if (binding) {
+      if (!binding.builtin) this.addRef(kind, name, chain, chain.length === 1 ? binding.type : undefined, at);
+      return;
+    }
+    if (this.grammar.builtinTypes.has(root) || (object.type === this.grammar.keywordType && /^[a-z]+$/.test(root))) return;
+    this.addRef(kind === 'field' && /^[A-Z]/.test(root) ? 'value' : kind, name, chain, undefined, at);
+  }
+
+  /** `super(...)`/`base(...)` (`toSuper`) or `this(...)` in a constructor: a call of that constructor. */
+  protected constructorCall(toSuper: boolean, at: Node): void {
+    const context = this.types[this.types.length - 1];
+    if (toSuper && context?.superclass) this.addRef('call', context.superclass.name, [this.grammar.superName], context.superclass, at);
+    else if (!toSuper && context) this.addRef('call', context.ref.name, ['this'], context.ref, at);
   }
 
   protected bareIdentifier(node: Node): void {

@@ -19,11 +19,11 @@
  */
 import type { NodeKind } from '@knowing/graph';
 import type { Node } from 'web-tree-sitter';
-import { basename, C_COMMENT_OPENERS, countSyntaxErrors, MAX_DOC_CHARS, truncate } from './common.js';
+import { basename, C_COMMENT_OPENERS, MAX_DOC_CHARS, truncate } from './common.js';
 import { ClassScopeExtractor } from './class-scopes.js';
-import type { Binding, ClassGrammar, TypeContext } from './class-scopes.js';
+import type { Binding, ClassGrammar, Modifiers, TypeContext } from './class-scopes.js';
 import { kids, named, pushUnique } from './extractor-helpers.js';
-import type { FileExtraction, ImportDecl, LanguageModule, NameRef, ProjectLayout, ReferenceKind, ResolvedImport, SupertypeRef } from './types.js';
+import type { FileExtraction, ImportDecl, LanguageModule, NameRef, ProjectLayout, ResolvedImport, SupertypeRef } from './types.js';
 
 /**
  * BCL types that a repository does not define: naming them as type hints, receivers or call
@@ -190,6 +190,8 @@ const CSHARP_GRAMMAR: ClassGrammar = {
   chainRoots: new Set(['identifier', 'this', 'base', 'predefined_type']),
   // A generic member's text carries its type arguments (`a.Get<T>`): no segment of a name.
   chainMembers: new Set(['identifier']),
+  superName: 'base',
+  keywordType: 'predefined_type',
   typeRef,
 };
 
@@ -204,7 +206,7 @@ class CSharpFileExtractor extends ClassScopeExtractor {
     super(CSHARP_GRAMMAR, source, isCSharpTestFile(path), { root, openers: C_COMMENT_OPENERS });
   }
 
-  finish(): void {
+  protected override finish(): void {
     if (!this.namespaceFromType) this.namespace = this.firstNamespace;
   }
 
@@ -385,18 +387,10 @@ class CSharpFileExtractor extends ClassScopeExtractor {
     }
   }
 
-  private throwing(node: Node): void {
-    const thrown = node.namedChild(0);
-    if (thrown?.type === 'object_creation_expression') this.objectCreation(thrown, 'raise');
-    else if (thrown) this.visit(thrown);
-  }
-
   /** `x is Foo foo`, `out var x`: the type is used and the name bound to it. */
   private declarationPattern(node: Node): void {
-    const type = node.childForFieldName('type');
-    this.typeUse(type);
     const name = node.childForFieldName('name');
-    if (name?.type === 'identifier') this.bind(name.text, typeRef(type));
+    this.typedName(node.childForFieldName('type'), name?.type === 'identifier' ? name : undefined);
   }
 
   private recursivePattern(node: Node): void {
@@ -410,20 +404,15 @@ class CSharpFileExtractor extends ClassScopeExtractor {
   }
 
   private foreachStatement(node: Node): void {
-    const type = node.childForFieldName('type');
-    this.typeUse(type);
     const left = node.childForFieldName('left');
-    if (left?.type === 'identifier') this.bind(left.text, typeRef(type));
-    else if (left) this.visit(left);
+    this.typedName(node.childForFieldName('type'), left?.type === 'identifier' ? left : undefined);
+    if (left && left.type !== 'identifier') this.visit(left);
     this.visitOptional(node.childForFieldName('right'));
     this.visitOptional(node.childForFieldName('body'));
   }
 
   private catchDeclaration(node: Node): void {
-    const type = node.childForFieldName('type');
-    this.typeUse(type);
-    const name = node.childForFieldName('name');
-    if (name) this.bind(name.text, typeRef(type));
+    this.typedName(node.childForFieldName('type'), node.childForFieldName('name'));
   }
 
   /** `from x in xs`, `let y = …`, `join`, `into`: the name is bound, the rest visited. */
@@ -520,8 +509,7 @@ class CSharpFileExtractor extends ClassScopeExtractor {
     }
 
     const enclosing = this.types[this.types.length - 1];
-    const inMember = this.from >= 0 && !isTypeKind(this.symbols[this.from]?.kind);
-    const exported = inMember ? false : this.isExported(modifiers.keywords, enclosing);
+    const exported = this.inMember() ? false : this.isExported(modifiers.keywords, enclosing);
     const body = node.childForFieldName('body') ?? named(node).find((c) => c.type === 'declaration_list' || c.type === 'enum_member_declaration_list');
     const index = this.addSymbol(node, name, kind, {
       exported,
@@ -533,7 +521,7 @@ class CSharpFileExtractor extends ClassScopeExtractor {
     });
 
     this.enterType(index, name, baseClass, kind === 'interface', () => {
-      for (const attrArgs of modifiers.attributeArguments) this.visit(attrArgs);
+      for (const attrArgs of modifiers.annotationArgs) this.visit(attrArgs);
       for (const typeNode of baseTypeNodes) this.typeArgumentUses(typeNode);
       for (const clause of constraints) this.constraintUses(clause);
       const members = this.frames[this.frames.length - 1];
@@ -595,15 +583,12 @@ class CSharpFileExtractor extends ClassScopeExtractor {
     const parameters = node.childForFieldName('parameters');
     const hints: (Node | null)[] = [node.childForFieldName('type') ?? node.childForFieldName('returns')];
     for (const parameter of parameters ? named(parameters) : []) if (parameter.type === 'parameter') hints.push(parameter.childForFieldName('type'));
-    const index = this.addSymbol(node, nameNode.text, 'type_alias', {
+    this.declareMember(node, nameNode.text, 'type_alias', modifiers, {
       exported: this.isExported(modifiers.keywords, this.types[this.types.length - 1]),
       isTest: this.fileIsTest,
       decorators: modifiers.decorators,
       typeHints: this.typeHints(hints),
       signatureStart: modifiers.declarationStart,
-    });
-    this.enterMember(index, nameNode.text, () => {
-      for (const attrArgs of modifiers.attributeArguments) this.visit(attrArgs);
     });
     this.typeParams.pop();
   }
@@ -627,7 +612,7 @@ class CSharpFileExtractor extends ClassScopeExtractor {
     const enclosing = this.types[this.types.length - 1];
     const explicitInterface = named(node).some((c) => c.type === 'explicit_interface_specifier');
     const exported = kind === 'function' ? false : explicitInterface || this.isExported(modifiers.keywords, enclosing);
-    const index = this.addSymbol(node, name, kind, {
+    this.declareMember(node, name, kind, modifiers, {
       exported,
       isTest: this.fileIsTest || modifiers.isTest,
       decorators: modifiers.decorators,
@@ -635,9 +620,7 @@ class CSharpFileExtractor extends ClassScopeExtractor {
       overrides: modifiers.keywords.has('override'),
       signatureStart: modifiers.declarationStart,
       signatureEnd: body?.startIndex,
-    });
-    this.enterMember(index, name, () => {
-      for (const attrArgs of modifiers.attributeArguments) this.visit(attrArgs);
+    }, () => {
       if (parameters) this.visitChildren(parameters);
       for (const child of named(node)) {
         if (child.type === 'type_parameter_constraints_clause') this.constraintUses(child);
@@ -671,7 +654,7 @@ class CSharpFileExtractor extends ClassScopeExtractor {
     const value = node.childForFieldName('value');
     const bodyStart = accessors?.startIndex ?? value?.startIndex;
     const explicitInterface = named(node).some((c) => c.type === 'explicit_interface_specifier');
-    const index = this.addSymbol(node, nameNode.text, node.type === 'event_declaration' ? 'field' : 'property', {
+    this.declareMember(node, nameNode.text, node.type === 'event_declaration' ? 'field' : 'property', modifiers, {
       exported: explicitInterface || this.isExported(modifiers.keywords, this.types[this.types.length - 1]),
       isTest: this.fileIsTest,
       decorators: modifiers.decorators,
@@ -680,9 +663,7 @@ class CSharpFileExtractor extends ClassScopeExtractor {
       overrides: modifiers.keywords.has('override'),
       signatureStart: modifiers.declarationStart,
       signatureEnd: bodyStart ?? this.lineEnd(modifiers.declarationStart ?? node.startIndex, node.endIndex),
-    });
-    this.enterMember(index, nameNode.text, () => {
-      for (const attrArgs of modifiers.attributeArguments) this.visit(attrArgs);
+    }, () => {
       if (accessors) this.visit(accessors);
       if (value) this.visit(value);
       for (const child of named(node)) {
@@ -697,25 +678,14 @@ class CSharpFileExtractor extends ClassScopeExtractor {
     const declaration = named(node).find((c) => c.type === 'variable_declaration');
     if (!declaration) return;
     const typeNode = declaration.childForFieldName('type');
-    const valueType = this.declaredType(typeNode);
-    const typeHints = this.typeHints([typeNode]);
+    const type = { hints: this.typeHints([typeNode]), value: this.declaredType(typeNode) };
     const kind: NodeKind = modifiers.keywords.has('const') ? 'constant' : 'field';
     const exported = this.isExported(modifiers.keywords, this.types[this.types.length - 1]);
     for (const declarator of named(declaration)) {
       if (declarator.type !== 'variable_declarator') continue;
       const name = declarator.childForFieldName('name') ?? declarator.namedChild(0);
       if (!name) continue;
-      const index = this.addSymbol(node, name.text, kind, {
-        exported,
-        isTest: this.fileIsTest,
-        decorators: modifiers.decorators,
-        typeHints,
-        valueType,
-        signatureStart: modifiers.declarationStart,
-        signatureEnd: this.lineEnd(modifiers.declarationStart ?? node.startIndex, node.endIndex),
-      });
-      this.enterMember(index, name.text, () => {
-        for (const attrArgs of modifiers.attributeArguments) this.visit(attrArgs);
+      this.declareField(node, name.text, kind, exported, modifiers, type, () => {
         for (const child of named(declarator)) if (child.id !== name.id) this.visitInitializer(child, typeNode);
       });
     }
@@ -723,20 +693,7 @@ class CSharpFileExtractor extends ClassScopeExtractor {
 
   private enumMember(node: Node): void {
     const name = node.childForFieldName('name');
-    if (!name) return;
-    const modifiers = this.modifiers(node);
-    const enclosing = this.types[this.types.length - 1];
-    const index = this.addSymbol(node, name.text, 'constant', {
-      exported: true,
-      isTest: this.fileIsTest,
-      decorators: modifiers.decorators,
-      valueType: enclosing?.ref,
-    });
-    const value = node.childForFieldName('value');
-    this.enterMember(index, name.text, () => {
-      for (const attrArgs of modifiers.attributeArguments) this.visit(attrArgs);
-      if (value) this.visit(value);
-    });
+    if (name) this.declareEnumMember(node, name.text, [node.childForFieldName('value')]);
   }
 
   private parameter(node: Node): void {
@@ -861,31 +818,6 @@ class CSharpFileExtractor extends ClassScopeExtractor {
     else if (object.type !== 'this' && object.type !== 'base' && object.type !== 'predefined_type') this.visit(object);
   }
 
-  /** `<object>.name` with the qualifier as written and the receiver type when known. */
-  private qualifiedUse(kind: ReferenceKind, name: string, object: Node, at: Node, chain = this.chainSegments(object)): void {
-    if (!chain) {
-      // Any other expression: `?` stands for a receiver that has no name.
-      this.addRef(kind, name, ['?'], this.expressionType(object), at);
-      return;
-    }
-    const root = chain[0] ?? '';
-    if (root === 'this') {
-      this.addRef(kind, name, chain, chain.length === 1 ? this.currentTypeRef() : this.memberTypeOfThis(chain[1]), at);
-      return;
-    }
-    if (root === 'base') {
-      this.addRef(kind, name, chain, chain.length === 1 ? this.types[this.types.length - 1]?.superclass : undefined, at);
-      return;
-    }
-    const binding = this.lookup(root);
-    if (binding) {
-      if (!binding.builtin) this.addRef(kind, name, chain, chain.length === 1 ? binding.type : undefined, at);
-      return;
-    }
-    if (CSHARP_BUILTIN_TYPES.has(root) || /^[a-z]+$/.test(root) && object.type === 'predefined_type') return;
-    this.addRef(kind === 'field' && /^[A-Z]/.test(root) ? 'value' : kind, name, chain, undefined, at);
-  }
-
   private memberAccess(node: Node): void {
     const object = node.childForFieldName('expression');
     const nameNode = node.childForFieldName('name');
@@ -922,14 +854,11 @@ class CSharpFileExtractor extends ClassScopeExtractor {
   }
 
   private constructorInitializer(node: Node): void {
-    const context = this.types[this.types.length - 1];
-    const isBase = kids(node).some((c) => c.type === 'base');
-    if (isBase && context?.superclass) this.addRef('call', context.superclass.name, ['base'], context.superclass, node);
-    else if (!isBase && context) this.addRef('call', context.ref.name, ['this'], context.ref, node);
+    this.constructorCall(kids(node).some((c) => c.type === 'base'), node);
     this.visitChildren(node);
   }
 
-  private objectCreation(node: Node, kind: 'new' | 'raise'): void {
+  protected override objectCreation(node: Node, kind: 'new' | 'raise'): void {
     const typeNode = node.childForFieldName('type');
     const type = this.constructionUse(typeNode, kind, node);
     if (typeNode) this.typeArgumentUses(typeNode);
@@ -1075,17 +1004,10 @@ class CSharpFileExtractor extends ClassScopeExtractor {
     return lines.length > 0 ? cleanXmlDoc(lines.join('\n').split('\n')) : '';
   }
 
-  private modifiers(node: Node): {
-    keywords: Set<string>;
-    decorators: NameRef[];
-    attributeArguments: Node[];
-    isTest: boolean;
-    isTestClass: boolean;
-    declarationStart: number | undefined;
-  } {
+  protected override modifiers(node: Node): Modifiers & { isTestClass: boolean } {
     const keywords = new Set<string>();
     const decorators: NameRef[] = [];
-    const attributeArguments: Node[] = [];
+    const annotationArgs: Node[] = [];
     let isTest = false;
     let isTestClass = false;
     let lastAttributeEnd = -1;
@@ -1101,17 +1023,12 @@ class CSharpFileExtractor extends ClassScopeExtractor {
             if (TEST_CLASS_ATTRIBUTES.has(ref.name)) isTestClass = true;
             decorators.push(ref);
           }
-          for (const arg of named(attribute)) if (arg.type === 'attribute_argument_list') attributeArguments.push(arg);
+          for (const arg of named(attribute)) if (arg.type === 'attribute_argument_list') annotationArgs.push(arg);
         }
       }
     }
-    let declarationStart: number | undefined;
-    if (lastAttributeEnd >= 0) {
-      let start = lastAttributeEnd;
-      while (start < node.endIndex && /\s/.test(this.source[start] ?? '')) start++;
-      declarationStart = start;
-    }
-    return { keywords, decorators, attributeArguments, isTest, isTestClass, declarationStart };
+    const declarationStart = lastAttributeEnd >= 0 ? this.startAfter(lastAttributeEnd, node) : undefined;
+    return { keywords, decorators, annotationArgs, isTest, isTestClass, declarationStart };
   }
 
   // ---- imports --------------------------------------------------------------------------
@@ -1134,10 +1051,6 @@ class CSharpFileExtractor extends ClassScopeExtractor {
     // A namespace using and `using static Type` both bring every member into scope.
     this.imports.push({ source, names: [{ imported: '*', local: '*' }], line });
   }
-}
-
-function isTypeKind(kind: NodeKind | undefined): boolean {
-  return kind === 'class' || kind === 'struct' || kind === 'interface' || kind === 'enum';
 }
 
 /**
@@ -1251,18 +1164,7 @@ export const csharpLanguage: LanguageModule = {
   selfNames: ['this'],
   superNames: ['base'],
   extract(root: Node, source: string, path: string): FileExtraction {
-    const extractor = new CSharpFileExtractor(source, path, root);
-    extractor.visit(root);
-    extractor.finish();
-    return {
-      path,
-      language: 'csharp',
-      symbols: extractor.symbols,
-      references: extractor.references,
-      imports: extractor.imports,
-      namespace: extractor.namespace,
-      syntaxErrors: countSyntaxErrors(root),
-    };
+    return new CSharpFileExtractor(source, path, root).extractFile(root, path, 'csharp');
   },
   resolveImport: resolveCSharpImport,
 };

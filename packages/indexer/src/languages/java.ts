@@ -12,11 +12,11 @@
  */
 import type { NodeKind } from '@knowing/graph';
 import type { Node } from 'web-tree-sitter';
-import { basename, C_COMMENT_OPENERS, countSyntaxErrors, MAX_DOC_CHARS, truncate } from './common.js';
+import { basename, C_COMMENT_OPENERS, MAX_DOC_CHARS, truncate } from './common.js';
 import { ClassScopeExtractor } from './class-scopes.js';
-import type { Binding, ClassGrammar } from './class-scopes.js';
+import type { Binding, ClassGrammar, Modifiers } from './class-scopes.js';
 import { kids, named, pushUnique } from './extractor-helpers.js';
-import type { FileExtraction, ImportDecl, LanguageModule, NameRef, ProjectLayout, ReferenceKind, ResolvedImport, SupertypeRef } from './types.js';
+import type { FileExtraction, ImportDecl, LanguageModule, NameRef, ProjectLayout, ResolvedImport, SupertypeRef } from './types.js';
 
 /**
  * java.lang types and boxed primitives: never defined in a repository, so naming them as type
@@ -156,6 +156,7 @@ const JAVA_GRAMMAR: ClassGrammar = {
   containers: JAVA_CONTAINERS,
   memberAccess: { type: 'field_access', object: 'object', member: 'field' },
   chainRoots: new Set(['identifier', 'this', 'super']),
+  superName: 'super',
   typeRef,
 };
 
@@ -221,12 +222,9 @@ class JavaFileExtractor extends ClassScopeExtractor {
       case 'object_creation_expression':
         this.objectCreation(node, 'new');
         return;
-      case 'throw_statement': {
-        const thrown = node.namedChild(0);
-        if (thrown?.type === 'object_creation_expression') this.objectCreation(thrown, 'raise');
-        else if (thrown) this.visit(thrown);
+      case 'throw_statement':
+        this.throwing(node);
         return;
-      }
       case 'method_reference':
         this.methodReference(node);
         return;
@@ -245,10 +243,8 @@ class JavaFileExtractor extends ClassScopeExtractor {
         return;
       case 'type_pattern': {
         // `case Foo f ->` / `instanceof Foo f` in newer grammars.
-        const type = node.namedChild(0);
         const name = node.namedChild(1);
-        this.typeUse(type);
-        if (name?.type === 'identifier') this.bind(name.text, typeRef(type));
+        this.typedName(node.namedChild(0), name?.type === 'identifier' ? name : undefined);
         return;
       }
       case 'lambda_expression':
@@ -294,21 +290,16 @@ class JavaFileExtractor extends ClassScopeExtractor {
 
   private instanceofExpression(node: Node): void {
     this.visitOptional(node.childForFieldName('left'));
-    const right = node.childForFieldName('right');
-    this.typeUse(right);
     const binding = node.childForFieldName('name');
-    if (binding) this.bind(binding.text, typeRef(right));
-    else {
+    this.typedName(node.childForFieldName('right'), binding);
+    if (!binding) {
       const pattern = node.childForFieldName('pattern');
       if (pattern) this.visit(pattern);
     }
   }
 
   private enhancedFor(node: Node): void {
-    const type = node.childForFieldName('type');
-    this.typeUse(type);
-    const name = node.childForFieldName('name');
-    if (name) this.bind(name.text, typeRef(type));
+    this.typedName(node.childForFieldName('type'), node.childForFieldName('name'));
     this.visitOptional(node.childForFieldName('value'));
     this.visitOptional(node.childForFieldName('body'));
   }
@@ -374,8 +365,7 @@ class JavaFileExtractor extends ClassScopeExtractor {
     }
 
     const enclosing = this.types[this.types.length - 1];
-    const inMethod = this.from >= 0 && !isClassLike(this.symbols[this.from]?.kind);
-    const exported = inMethod ? false : modifiers.isPublic || (enclosing?.isInterface ?? false);
+    const exported = this.inMember() ? false : modifiers.isPublic || (enclosing?.isInterface ?? false);
     const body = node.childForFieldName('body');
     const index = this.addSymbol(node, name, kind, {
       exported,
@@ -453,7 +443,7 @@ class JavaFileExtractor extends ClassScopeExtractor {
     hintNodes.push(returnType);
     const enclosing = this.types[this.types.length - 1];
     const body = node.childForFieldName('body');
-    const index = this.addSymbol(node, name, kind, {
+    this.declareMember(node, name, kind, modifiers, {
       exported: modifiers.isPublic || (enclosing?.isInterface ?? false),
       isTest: this.fileIsTest || modifiers.isTest,
       decorators: modifiers.decorators,
@@ -461,9 +451,7 @@ class JavaFileExtractor extends ClassScopeExtractor {
       overrides: modifiers.overrides,
       signatureStart: modifiers.declarationStart,
       signatureEnd: body?.startIndex,
-    });
-    this.enterMember(index, name, () => {
-      for (const arg of modifiers.annotationArgs) this.visit(arg);
+    }, () => {
       this.typeParameterBounds(typeParameters);
       if (parameters) this.visitChildren(parameters);
       for (const child of named(node)) {
@@ -482,27 +470,15 @@ class JavaFileExtractor extends ClassScopeExtractor {
   private fieldDeclaration(node: Node): void {
     const modifiers = this.modifiers(node);
     const typeNode = node.childForFieldName('type');
-    const valueType = this.declaredType(typeNode);
-    const typeHints = this.typeHints([typeNode]);
+    const type = { hints: this.typeHints([typeNode]), value: this.declaredType(typeNode) };
     const enclosing = this.types[this.types.length - 1];
     const implicitConstant = enclosing?.isInterface ?? false;
     const kind: NodeKind = implicitConstant || (modifiers.keywords.has('static') && modifiers.keywords.has('final')) ? 'constant' : 'field';
     for (const declarator of fieldChildren(node, 'declarator')) {
       const name = declarator?.childForFieldName('name');
       if (!declarator || !name) continue;
-      const index = this.addSymbol(node, name.text, kind, {
-        exported: modifiers.isPublic || implicitConstant,
-        isTest: this.fileIsTest,
-        decorators: modifiers.decorators,
-        typeHints,
-        valueType,
-        signatureStart: modifiers.declarationStart,
-        signatureEnd: this.lineEnd(modifiers.declarationStart ?? node.startIndex, node.endIndex),
-      });
-      const value = declarator.childForFieldName('value');
-      this.enterMember(index, name.text, () => {
-        for (const arg of modifiers.annotationArgs) this.visit(arg);
-        if (value) this.visit(value);
+      this.declareField(node, name.text, kind, modifiers.isPublic || implicitConstant, modifiers, type, () => {
+        this.visitOptional(declarator.childForFieldName('value'));
       });
     }
   }
@@ -510,24 +486,11 @@ class JavaFileExtractor extends ClassScopeExtractor {
   private enumConstant(node: Node): void {
     const name = node.childForFieldName('name');
     if (!name) return;
-    const modifiers = this.modifiers(node);
-    const enclosing = this.types[this.types.length - 1];
-    const index = this.addSymbol(node, name.text, 'constant', {
-      exported: true,
-      isTest: this.fileIsTest,
-      decorators: modifiers.decorators,
-      valueType: enclosing?.ref,
-      signatureEnd: node.childForFieldName('body')?.startIndex,
-    });
-    const args = node.childForFieldName('arguments');
     const body = node.childForFieldName('body');
-    this.enterMember(index, name.text, () => {
-      for (const arg of modifiers.annotationArgs) this.visit(arg);
-      if (args) this.visit(args);
-    });
+    const index = this.declareEnumMember(node, name.text, [node.childForFieldName('arguments')], body?.startIndex);
     if (body) {
       // A constant with a body is an anonymous subclass of the enum, named after the constant.
-      this.enterType(index, name.text, enclosing?.ref, false, () => {
+      this.enterType(index, name.text, this.currentTypeRef(), false, () => {
         this.collectFields(body, this.frames[this.frames.length - 1]);
         this.visitChildren(body);
       });
@@ -612,40 +575,6 @@ class JavaFileExtractor extends ClassScopeExtractor {
     this.visitOptional(node.childForFieldName('arguments'));
   }
 
-  /**
-   * A use `<object>.name` (call or field): the qualifier is the object as written when it is a
-   * chain of names, and the receiver type is known for `this`, `super`, declared variables and
-   * simple expressions (`new Foo().m()`, `((Foo) x).m()`).
-   */
-  private qualifiedUse(kind: ReferenceKind, name: string, object: Node, at: Node, chain = this.chainSegments(object)): void {
-    if (!chain) {
-      // Any other expression: `?` stands for a receiver that has no name.
-      this.addRef(kind, name, ['?'], this.expressionType(object), at);
-      return;
-    }
-    const root = chain[0] ?? '';
-    if (root === 'this') {
-      this.addRef(kind, name, chain, chain.length === 1 ? this.currentTypeRef() : this.memberTypeOfThis(chain[1]), at);
-      return;
-    }
-    if (root === 'super') {
-      this.addRef(kind, name, chain, this.types[this.types.length - 1]?.superclass, at);
-      return;
-    }
-    if (chain.length >= 2 && chain[chain.length - 1] === 'this') {
-      // `Outer.this.m()`
-      this.addRef(kind, name, chain, { name: chain[chain.length - 2] ?? '', qualifier: chain.slice(0, -2) }, at);
-      return;
-    }
-    const binding = this.lookup(root);
-    if (binding) {
-      if (!binding.builtin) this.addRef(kind, name, chain, chain.length === 1 ? binding.type : undefined, at);
-      return;
-    }
-    if (JAVA_BUILTIN_TYPES.has(root)) return;
-    this.addRef(kind === 'field' && /^[A-Z]/.test(root) ? 'value' : kind, name, chain, undefined, at);
-  }
-
   private fieldAccess(node: Node): void {
     const object = node.childForFieldName('object');
     const field = node.childForFieldName('field');
@@ -673,19 +602,14 @@ class JavaFileExtractor extends ClassScopeExtractor {
   }
 
   private constructorInvocation(node: Node): void {
-    const target = node.childForFieldName('constructor');
-    const context = this.types[this.types.length - 1];
-    if (target?.type === 'super' && context?.superclass) {
-      this.addRef('call', context.superclass.name, ['super'], context.superclass, node);
-    } else if (target?.type === 'this' && context) {
-      this.addRef('call', context.ref.name, ['this'], context.ref, node);
-    }
+    const target = node.childForFieldName('constructor')?.type;
+    if (target === 'super' || target === 'this') this.constructorCall(target === 'super', node);
     const object = node.childForFieldName('object');
     if (object) this.visit(object);
     this.visitOptional(node.childForFieldName('arguments'));
   }
 
-  private objectCreation(node: Node, kind: 'new' | 'raise'): void {
+  protected override objectCreation(node: Node, kind: 'new' | 'raise'): void {
     const typeNode = node.childForFieldName('type');
     const type = this.constructionUse(typeNode, kind, node);
     if (typeNode) this.typeArgumentUses(typeNode, this.from);
@@ -809,16 +733,7 @@ class JavaFileExtractor extends ClassScopeExtractor {
     return stripJavadoc(this.source.slice(comment.startIndex, comment.endIndex));
   }
 
-  private modifiers(node: Node): {
-    keywords: Set<string>;
-    decorators: NameRef[];
-    /** Annotation arguments, walked inside the annotated symbol (they may name constants). */
-    annotationArgs: Node[];
-    overrides: boolean;
-    isTest: boolean;
-    isPublic: boolean;
-    declarationStart: number | undefined;
-  } {
+  protected override modifiers(node: Node): Modifiers & { overrides: boolean; isPublic: boolean } {
     const keywords = new Set<string>();
     const decorators: NameRef[] = [];
     const annotationArgs: Node[] = [];
@@ -842,11 +757,7 @@ class JavaFileExtractor extends ClassScopeExtractor {
           keywords.add(child.type);
         }
       }
-      if (lastAnnotationEnd >= 0) {
-        let start = lastAnnotationEnd;
-        while (start < node.endIndex && /\s/.test(this.source[start] ?? '')) start++;
-        declarationStart = start;
-      }
+      if (lastAnnotationEnd >= 0) declarationStart = this.startAfter(lastAnnotationEnd, node);
     }
     return {
       keywords,
@@ -879,11 +790,6 @@ class JavaFileExtractor extends ClassScopeExtractor {
     const member = path.slice(cut + 1);
     this.imports.push({ source: isStatic && cut > 0 ? path.slice(0, cut) : path, names: [{ imported: member, local: member }], line });
   }
-}
-
-/** Symbols whose body declares members (an enum constant with a body is an anonymous class). */
-function isClassLike(kind: NodeKind | undefined): boolean {
-  return kind === 'class' || kind === 'interface' || kind === 'enum' || kind === 'constant';
 }
 
 /**
@@ -934,17 +840,7 @@ export const javaLanguage: LanguageModule = {
   selfNames: ['this'],
   superNames: ['super'],
   extract(root: Node, source: string, path: string): FileExtraction {
-    const extractor = new JavaFileExtractor(source, path, root);
-    extractor.visit(root);
-    return {
-      path,
-      language: 'java',
-      symbols: extractor.symbols,
-      references: extractor.references,
-      imports: extractor.imports,
-      namespace: extractor.namespace,
-      syntaxErrors: countSyntaxErrors(root),
-    };
+    return new JavaFileExtractor(source, path, root).extractFile(root, path, 'java');
   },
   resolveImport: resolveJavaImport,
 };
