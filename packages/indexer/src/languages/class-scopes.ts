@@ -114,6 +114,9 @@ export abstract class ClassScopeExtractor {
   /** Class names inside a type; containers only contribute their arguments when `unwrapContainers`. */
   protected abstract collectTypeNames(node: Node, out: NameRef[], unwrapContainers: boolean): void;
 
+  /** The names a type parameter list declares. */
+  protected abstract typeParameterNames(node: Node | null | undefined): Set<string>;
+
   /** False for names no repository defines: library types, type parameters, `var`. */
   protected abstract isInterestingType(ref: NameRef): boolean;
 
@@ -207,6 +210,21 @@ export abstract class ClassScopeExtractor {
   }
 
   // ---- declarations ---------------------------------------------------------------------
+
+  /**
+   * A declaration `declare`d by its name with its type parameters in scope; one with no name (a
+   * parse error) only has its parts walked.
+   */
+  protected namedDeclaration(node: Node, typeParameters: Node | null | undefined, declare: (name: string) => void): void {
+    const name = node.childForFieldName('name');
+    if (!name) {
+      this.visitChildren(node);
+      return;
+    }
+    this.typeParams.push(this.typeParameterNames(typeParameters));
+    declare(name.text);
+    this.typeParams.pop();
+  }
 
   /** A member symbol; its annotation arguments, then what `walk` visits, count as its uses. */
   protected declareMember(node: Node, name: string, kind: NodeKind, modifiers: Modifiers, options: DeclarationOptions, walk?: () => void): number {

@@ -456,101 +456,93 @@ class CSharpFileExtractor extends ClassScopeExtractor {
   }
 
   private typeDeclaration(node: Node, kind: NodeKind): void {
-    const nameNode = node.childForFieldName('name');
-    if (!nameNode) {
-      this.visitChildren(node);
-      return;
-    }
-    if (!this.namespaceFromType && this.types.length === 0 && this.from < 0) {
-      this.namespaceFromType = true;
-      this.namespace = this.namespaces.join('.');
-    }
-    const name = nameNode.text;
-    const modifiers = this.modifiers(node);
-    let typeParamList: Node | undefined;
-    let baseList: Node | undefined;
-    let recordParams: Node | undefined;
-    const constraints: Node[] = [];
-    for (const child of named(node)) {
-      if (child.type === 'type_parameter_list') typeParamList = child;
-      else if (child.type === 'base_list') baseList = child;
-      else if (child.type === 'parameter_list') recordParams = child;
-      else if (child.type === 'type_parameter_constraints_clause') constraints.push(child);
-    }
-    this.typeParams.push(this.typeParameterNames(typeParamList));
-
-    const supertypes: SupertypeRef[] = [];
-    const baseTypeNodes: Node[] = [];
-    const baseArguments: Node[] = [];
-    let baseClass: NameRef | undefined;
-    if (baseList && kind !== 'enum') {
-      let position = 0;
-      for (const child of named(baseList)) {
-        if (child.type === 'argument_list') {
-          baseArguments.push(child);
-          continue;
-        }
-        let typeNode = child;
-        if (child.type === 'primary_constructor_base_type') {
-          typeNode = child.childForFieldName('type') ?? child.namedChild(0) ?? child;
-          for (const arg of named(child)) if (arg.type === 'argument_list') baseArguments.push(arg);
-        }
-        const ref = typeRef(typeNode);
-        baseTypeNodes.push(typeNode);
-        if (!ref) continue;
-        let relation: SupertypeRef['relation'];
-        if (kind === 'interface') relation = 'extends';
-        else if (kind === 'class' && position === 0 && !INTERFACE_NAME.test(ref.name)) relation = 'extends';
-        else relation = 'implements';
-        if (relation === 'extends' && kind !== 'interface') baseClass = ref;
-        supertypes.push({ ...ref, relation });
-        position++;
+    this.namedDeclaration(node, named(node).find((c) => c.type === 'type_parameter_list'), (name) => {
+      if (!this.namespaceFromType && this.types.length === 0 && this.from < 0) {
+        this.namespaceFromType = true;
+        this.namespace = this.namespaces.join('.');
       }
-    }
+      const modifiers = this.modifiers(node);
+      let baseList: Node | undefined;
+      let recordParams: Node | undefined;
+      const constraints: Node[] = [];
+      for (const child of named(node)) {
+        if (child.type === 'base_list') baseList = child;
+        else if (child.type === 'parameter_list') recordParams = child;
+        else if (child.type === 'type_parameter_constraints_clause') constraints.push(child);
+      }
 
-    const enclosing = this.types[this.types.length - 1];
-    const exported = this.inMember() ? false : this.isExported(modifiers.keywords, enclosing);
-    const body = node.childForFieldName('body') ?? named(node).find((c) => c.type === 'declaration_list' || c.type === 'enum_member_declaration_list');
-    const index = this.addSymbol(node, name, kind, {
-      exported,
-      isTest: this.fileIsTest || modifiers.isTestClass,
-      decorators: modifiers.decorators,
-      supertypes,
-      signatureStart: modifiers.declarationStart,
-      signatureEnd: body?.startIndex ?? this.lineEnd(modifiers.declarationStart ?? node.startIndex, node.endIndex),
-    });
+      const supertypes: SupertypeRef[] = [];
+      const baseTypeNodes: Node[] = [];
+      const baseArguments: Node[] = [];
+      let baseClass: NameRef | undefined;
+      if (baseList && kind !== 'enum') {
+        let position = 0;
+        for (const child of named(baseList)) {
+          if (child.type === 'argument_list') {
+            baseArguments.push(child);
+            continue;
+          }
+          let typeNode = child;
+          if (child.type === 'primary_constructor_base_type') {
+            typeNode = child.childForFieldName('type') ?? child.namedChild(0) ?? child;
+            for (const arg of named(child)) if (arg.type === 'argument_list') baseArguments.push(arg);
+          }
+          const ref = typeRef(typeNode);
+          baseTypeNodes.push(typeNode);
+          if (!ref) continue;
+          let relation: SupertypeRef['relation'];
+          if (kind === 'interface') relation = 'extends';
+          else if (kind === 'class' && position === 0 && !INTERFACE_NAME.test(ref.name)) relation = 'extends';
+          else relation = 'implements';
+          if (relation === 'extends' && kind !== 'interface') baseClass = ref;
+          supertypes.push({ ...ref, relation });
+          position++;
+        }
+      }
 
-    this.enterType(index, name, baseClass, kind === 'interface', () => {
-      for (const attrArgs of modifiers.annotationArgs) this.visit(attrArgs);
-      for (const typeNode of baseTypeNodes) this.typeArgumentUses(typeNode);
-      for (const clause of constraints) this.constraintUses(clause);
-      const members = this.frames[this.frames.length - 1];
-      if (recordParams) {
-        // Positional record parameters (and primary-constructor parameters) are members.
-        for (const parameter of named(recordParams)) {
-          if (parameter.type !== 'parameter') continue;
-          const paramName = parameter.childForFieldName('name');
-          const type = parameter.childForFieldName('type');
-          if (!paramName) continue;
-          members?.set(paramName.text, { type: this.declaredType(type), owner: node.type.startsWith('record') ? this.currentTypeRef() : undefined });
-          if (node.type.startsWith('record')) {
-            this.addSymbol(parameter, paramName.text, 'property', {
-              exported,
-              isTest: this.fileIsTest,
-              noDoc: true,
-              typeHints: this.typeHints([type]),
-              valueType: this.declaredType(type),
-            });
+      const enclosing = this.types[this.types.length - 1];
+      const exported = this.inMember() ? false : this.isExported(modifiers.keywords, enclosing);
+      const body = node.childForFieldName('body') ?? named(node).find((c) => c.type === 'declaration_list' || c.type === 'enum_member_declaration_list');
+      const index = this.addSymbol(node, name, kind, {
+        exported,
+        isTest: this.fileIsTest || modifiers.isTestClass,
+        decorators: modifiers.decorators,
+        supertypes,
+        signatureStart: modifiers.declarationStart,
+        signatureEnd: body?.startIndex ?? this.lineEnd(modifiers.declarationStart ?? node.startIndex, node.endIndex),
+      });
+
+      this.enterType(index, name, baseClass, kind === 'interface', () => {
+        for (const attrArgs of modifiers.annotationArgs) this.visit(attrArgs);
+        for (const typeNode of baseTypeNodes) this.typeArgumentUses(typeNode);
+        for (const clause of constraints) this.constraintUses(clause);
+        const members = this.frames[this.frames.length - 1];
+        if (recordParams) {
+          // Positional record parameters (and primary-constructor parameters) are members.
+          for (const parameter of named(recordParams)) {
+            if (parameter.type !== 'parameter') continue;
+            const paramName = parameter.childForFieldName('name');
+            const type = parameter.childForFieldName('type');
+            if (!paramName) continue;
+            members?.set(paramName.text, { type: this.declaredType(type), owner: node.type.startsWith('record') ? this.currentTypeRef() : undefined });
+            if (node.type.startsWith('record')) {
+              this.addSymbol(parameter, paramName.text, 'property', {
+                exported,
+                isTest: this.fileIsTest,
+                noDoc: true,
+                typeHints: this.typeHints([type]),
+                valueType: this.declaredType(type),
+              });
+            }
           }
         }
-      }
-      for (const args of baseArguments) this.visit(args);
-      if (body) {
-        this.collectMembers(body, members);
-        this.visitChildren(body);
-      }
+        for (const args of baseArguments) this.visit(args);
+        if (body) {
+          this.collectMembers(body, members);
+          this.visitChildren(body);
+        }
+      });
     });
-    this.typeParams.pop();
   }
 
   /** Fields and properties of a type body, known before its methods are walked. */
@@ -594,44 +586,38 @@ class CSharpFileExtractor extends ClassScopeExtractor {
   }
 
   private methodDeclaration(node: Node, kind: NodeKind): void {
-    const nameNode = node.childForFieldName('name');
-    if (!nameNode) {
-      this.visitChildren(node);
-      return;
-    }
-    const name = nameNode.text;
-    const modifiers = this.modifiers(node);
     const typeParamList = node.childForFieldName('type_parameters') ?? named(node).find((c) => c.type === 'type_parameter_list');
-    this.typeParams.push(this.typeParameterNames(typeParamList ?? undefined));
-    const parameters = node.childForFieldName('parameters');
-    const returns = node.childForFieldName('returns') ?? node.childForFieldName('type');
-    const hints: (Node | null)[] = [];
-    for (const parameter of parameters ? named(parameters) : []) if (parameter.type === 'parameter') hints.push(parameter.childForFieldName('type'));
-    hints.push(returns);
-    const body = node.childForFieldName('body');
-    const enclosing = this.types[this.types.length - 1];
-    const explicitInterface = named(node).some((c) => c.type === 'explicit_interface_specifier');
-    const exported = kind === 'function' ? false : explicitInterface || this.isExported(modifiers.keywords, enclosing);
-    this.declareMember(node, name, kind, modifiers, {
-      exported,
-      isTest: this.fileIsTest || modifiers.isTest,
-      decorators: modifiers.decorators,
-      typeHints: this.typeHints(hints),
-      overrides: modifiers.keywords.has('override'),
-      signatureStart: modifiers.declarationStart,
-      signatureEnd: body?.startIndex,
-    }, () => {
-      if (parameters) this.visitChildren(parameters);
-      for (const child of named(node)) {
-        if (child.type === 'type_parameter_constraints_clause') this.constraintUses(child);
-        else if (child.type === 'constructor_initializer') this.constructorInitializer(child);
-      }
-      if (body) {
-        this.declareLocalFunctions(body);
-        this.visit(body);
-      }
+    this.namedDeclaration(node, typeParamList, (name) => {
+      const modifiers = this.modifiers(node);
+      const parameters = node.childForFieldName('parameters');
+      const returns = node.childForFieldName('returns') ?? node.childForFieldName('type');
+      const hints: (Node | null)[] = [];
+      for (const parameter of parameters ? named(parameters) : []) if (parameter.type === 'parameter') hints.push(parameter.childForFieldName('type'));
+      hints.push(returns);
+      const body = node.childForFieldName('body');
+      const enclosing = this.types[this.types.length - 1];
+      const explicitInterface = named(node).some((c) => c.type === 'explicit_interface_specifier');
+      const exported = kind === 'function' ? false : explicitInterface || this.isExported(modifiers.keywords, enclosing);
+      this.declareMember(node, name, kind, modifiers, {
+        exported,
+        isTest: this.fileIsTest || modifiers.isTest,
+        decorators: modifiers.decorators,
+        typeHints: this.typeHints(hints),
+        overrides: modifiers.keywords.has('override'),
+        signatureStart: modifiers.declarationStart,
+        signatureEnd: body?.startIndex,
+      }, () => {
+        if (parameters) this.visitChildren(parameters);
+        for (const child of named(node)) {
+          if (child.type === 'type_parameter_constraints_clause') this.constraintUses(child);
+          else if (child.type === 'constructor_initializer') this.constructorInitializer(child);
+        }
+        if (body) {
+          this.declareLocalFunctions(body);
+          this.visit(body);
+        }
+      });
     });
-    this.typeParams.pop();
   }
 
   /** Local functions of a body are in scope from its start, so calls before them resolve. */
@@ -954,7 +940,7 @@ class CSharpFileExtractor extends ClassScopeExtractor {
     return root !== 'System' && root !== 'Microsoft';
   }
 
-  private typeParameterNames(node: Node | undefined): Set<string> {
+  protected override typeParameterNames(node: Node | null | undefined): Set<string> {
     const names = new Set<string>();
     for (const param of node ? named(node) : []) {
       if (param.type !== 'type_parameter') continue;

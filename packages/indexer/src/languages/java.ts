@@ -334,78 +334,72 @@ class JavaFileExtractor extends ClassScopeExtractor {
   // ---- declarations ---------------------------------------------------------------------
 
   private typeDeclaration(node: Node, kind: NodeKind): void {
-    const nameNode = node.childForFieldName('name');
-    if (!nameNode) {
-      this.visitChildren(node);
-      return;
-    }
-    const name = nameNode.text;
-    const modifiers = this.modifiers(node);
     const typeParameters = node.childForFieldName('type_parameters');
-    this.typeParams.push(this.typeParameterNames(typeParameters));
+    this.namedDeclaration(node, typeParameters, (name) => {
+      const modifiers = this.modifiers(node);
 
-    const supertypes: SupertypeRef[] = [];
-    const supertypeArgs: Node[] = [];
-    let superclass: NameRef | undefined;
-    for (const child of named(node)) {
-      if (child.type === 'superclass') {
-        const type = child.namedChild(0);
-        superclass = typeRef(type);
-        if (superclass) supertypes.push({ ...superclass, relation: 'extends' });
-        if (type) supertypeArgs.push(type);
-      } else if (child.type === 'super_interfaces' || child.type === 'extends_interfaces') {
-        const relation = child.type === 'extends_interfaces' ? 'extends' : 'implements';
-        const list = child.namedChild(0);
-        for (const type of list ? named(list) : []) {
-          const ref = typeRef(type);
-          if (ref) supertypes.push({ ...ref, relation });
-          supertypeArgs.push(type);
+      const supertypes: SupertypeRef[] = [];
+      const supertypeArgs: Node[] = [];
+      let superclass: NameRef | undefined;
+      for (const child of named(node)) {
+        if (child.type === 'superclass') {
+          const type = child.namedChild(0);
+          superclass = typeRef(type);
+          if (superclass) supertypes.push({ ...superclass, relation: 'extends' });
+          if (type) supertypeArgs.push(type);
+        } else if (child.type === 'super_interfaces' || child.type === 'extends_interfaces') {
+          const relation = child.type === 'extends_interfaces' ? 'extends' : 'implements';
+          const list = child.namedChild(0);
+          for (const type of list ? named(list) : []) {
+            const ref = typeRef(type);
+            if (ref) supertypes.push({ ...ref, relation });
+            supertypeArgs.push(type);
+          }
         }
       }
-    }
 
-    const enclosing = this.types[this.types.length - 1];
-    const exported = this.inMember() ? false : modifiers.isPublic || (enclosing?.isInterface ?? false);
-    const body = node.childForFieldName('body');
-    const index = this.addSymbol(node, name, kind, {
-      exported,
-      isTest: this.fileIsTest,
-      decorators: modifiers.decorators,
-      supertypes,
-      signatureEnd: body?.startIndex,
-      signatureStart: modifiers.declarationStart,
-    });
-    for (const type of supertypeArgs) this.typeArgumentUses(type, index);
+      const enclosing = this.types[this.types.length - 1];
+      const exported = this.inMember() ? false : modifiers.isPublic || (enclosing?.isInterface ?? false);
+      const body = node.childForFieldName('body');
+      const index = this.addSymbol(node, name, kind, {
+        exported,
+        isTest: this.fileIsTest,
+        decorators: modifiers.decorators,
+        supertypes,
+        signatureEnd: body?.startIndex,
+        signatureStart: modifiers.declarationStart,
+      });
+      for (const type of supertypeArgs) this.typeArgumentUses(type, index);
 
-    this.enterType(index, name, superclass, kind === 'interface', () => {
-      for (const arg of modifiers.annotationArgs) this.visit(arg);
-      this.typeParameterBounds(typeParameters);
-      const fields = this.frames[this.frames.length - 1];
-      if (node.type === 'record_declaration') {
-        // Record components are the record's fields.
-        const components = node.childForFieldName('parameters');
-        for (const component of components ? named(components) : []) {
-          if (component.type !== 'formal_parameter') continue;
-          const componentName = component.childForFieldName('name');
-          const type = component.childForFieldName('type');
-          if (!componentName) continue;
-          const valueType = this.declaredType(type);
-          fields?.set(componentName.text, { type: typeRef(type), owner: this.currentTypeRef() });
-          this.addSymbol(component, componentName.text, 'field', {
-            exported,
-            isTest: this.fileIsTest,
-            noDoc: true,
-            typeHints: this.typeHints([type]),
-            valueType,
-          });
+      this.enterType(index, name, superclass, kind === 'interface', () => {
+        for (const arg of modifiers.annotationArgs) this.visit(arg);
+        this.typeParameterBounds(typeParameters);
+        const fields = this.frames[this.frames.length - 1];
+        if (node.type === 'record_declaration') {
+          // Record components are the record's fields.
+          const components = node.childForFieldName('parameters');
+          for (const component of components ? named(components) : []) {
+            if (component.type !== 'formal_parameter') continue;
+            const componentName = component.childForFieldName('name');
+            const type = component.childForFieldName('type');
+            if (!componentName) continue;
+            const valueType = this.declaredType(type);
+            fields?.set(componentName.text, { type: typeRef(type), owner: this.currentTypeRef() });
+            this.addSymbol(component, componentName.text, 'field', {
+              exported,
+              isTest: this.fileIsTest,
+              noDoc: true,
+              typeHints: this.typeHints([type]),
+              valueType,
+            });
+          }
         }
-      }
-      if (body) {
-        this.collectFields(body, fields);
-        this.visitChildren(body);
-      }
+        if (body) {
+          this.collectFields(body, fields);
+          this.visitChildren(body);
+        }
+      });
     });
-    this.typeParams.pop();
   }
 
   /** Fields of a class body, known before its methods are walked (they may be declared later). */
@@ -424,47 +418,41 @@ class JavaFileExtractor extends ClassScopeExtractor {
   }
 
   private methodDeclaration(node: Node, kind: NodeKind): void {
-    const nameNode = node.childForFieldName('name');
-    if (!nameNode) {
-      this.visitChildren(node);
-      return;
-    }
-    const name = nameNode.text;
-    const modifiers = this.modifiers(node);
     const typeParameters = node.childForFieldName('type_parameters');
-    this.typeParams.push(this.typeParameterNames(typeParameters));
-    const parameters = node.childForFieldName('parameters');
-    const returnType = node.childForFieldName('type');
-    const hintNodes: (Node | null)[] = [];
-    for (const parameter of parameters ? named(parameters) : []) {
-      if (parameter.type === 'formal_parameter') hintNodes.push(parameter.childForFieldName('type'));
-      else if (parameter.type === 'spread_parameter') hintNodes.push(named(parameter).find((c) => c.type !== 'variable_declarator' && c.type !== 'modifiers') ?? null);
-    }
-    hintNodes.push(returnType);
-    const enclosing = this.types[this.types.length - 1];
-    const body = node.childForFieldName('body');
-    this.declareMember(node, name, kind, modifiers, {
-      exported: modifiers.isPublic || (enclosing?.isInterface ?? false),
-      isTest: this.fileIsTest || modifiers.isTest,
-      decorators: modifiers.decorators,
-      typeHints: this.typeHints(hintNodes),
-      overrides: modifiers.overrides,
-      signatureStart: modifiers.declarationStart,
-      signatureEnd: body?.startIndex,
-    }, () => {
-      this.typeParameterBounds(typeParameters);
-      if (parameters) this.visitChildren(parameters);
-      for (const child of named(node)) {
-        // `throws A, B` names what the method may raise.
-        if (child.type === 'throws') {
-          for (const type of named(child)) this.typeUse(type, 'raise');
-        }
+    this.namedDeclaration(node, typeParameters, (name) => {
+      const modifiers = this.modifiers(node);
+      const parameters = node.childForFieldName('parameters');
+      const returnType = node.childForFieldName('type');
+      const hintNodes: (Node | null)[] = [];
+      for (const parameter of parameters ? named(parameters) : []) {
+        if (parameter.type === 'formal_parameter') hintNodes.push(parameter.childForFieldName('type'));
+        else if (parameter.type === 'spread_parameter') hintNodes.push(named(parameter).find((c) => c.type !== 'variable_declarator' && c.type !== 'modifiers') ?? null);
       }
-      if (body) this.visit(body);
-      const defaultValue = node.childForFieldName('value');
-      if (defaultValue) this.visit(defaultValue);
+      hintNodes.push(returnType);
+      const enclosing = this.types[this.types.length - 1];
+      const body = node.childForFieldName('body');
+      this.declareMember(node, name, kind, modifiers, {
+        exported: modifiers.isPublic || (enclosing?.isInterface ?? false),
+        isTest: this.fileIsTest || modifiers.isTest,
+        decorators: modifiers.decorators,
+        typeHints: this.typeHints(hintNodes),
+        overrides: modifiers.overrides,
+        signatureStart: modifiers.declarationStart,
+        signatureEnd: body?.startIndex,
+      }, () => {
+        this.typeParameterBounds(typeParameters);
+        if (parameters) this.visitChildren(parameters);
+        for (const child of named(node)) {
+          // `throws A, B` names what the method may raise.
+          if (child.type === 'throws') {
+            for (const type of named(child)) this.typeUse(type, 'raise');
+          }
+        }
+        if (body) this.visit(body);
+        const defaultValue = node.childForFieldName('value');
+        if (defaultValue) this.visit(defaultValue);
+      });
     });
-    this.typeParams.pop();
   }
 
   private fieldDeclaration(node: Node): void {
@@ -702,7 +690,7 @@ class JavaFileExtractor extends ClassScopeExtractor {
     return true;
   }
 
-  private typeParameterNames(node: Node | null): Set<string> {
+  protected override typeParameterNames(node: Node | null | undefined): Set<string> {
     const names = new Set<string>();
     for (const param of node ? named(node) : []) {
       const name = named(param).find((c) => c.type === 'type_identifier' || c.type === 'identifier');

@@ -125,6 +125,11 @@ interface Scope {
   readonly defined: Map<string, number>;
 }
 
+/** The scope of a class or function `name` (symbol `sym`) defined in `parent`. */
+function innerScope(parent: Scope, kind: 'class' | 'function', sym: number, name: string, rest: Pick<Scope, 'locals' | 'classSym' | 'initialiser' | 'inTestClass'>): Scope {
+  return { kind, sym, names: [...parent.names, name], parent, ...rest, defined: new Map() };
+}
+
 interface AttributeChain {
   /** Identifier segments from the root to the last attribute, when the root is an identifier. */
   readonly segments: string[];
@@ -330,32 +335,13 @@ class PythonExtractor {
     const inTestClass = scope.inTestClass || testCase || /^Test/.test(name);
     const decorators = this.decoratorRefs(decoratorNodes).refs;
     const index = this.addSymbol(scope, {
-      name,
-      kind,
-      scope: scope.names,
-      startLine: outer.startPosition.row + 1,
-      endLine: node.endPosition.row + 1,
-      signature: signatureText(this.source, node.startIndex, body ? body.startIndex : node.endIndex, this.commentScan),
-      doc: body ? docstringOf(body) : '',
-      isTest: this.fileIsTest || inTestClass,
-      parent: scope.sym,
-      exported: isPublicName(name) && scope.kind !== 'function',
+      ...this.definitionSymbol(scope, name, kind, node, outer, this.fileIsTest || inTestClass),
       ...(supertypes.length > 0 ? { supertypes } : {}),
       ...(decorators.length > 0 ? { decorators } : {}),
     });
     if (superclasses) for (const arg of superclasses.namedChildren) if (arg?.type === 'keyword_argument') this.walk(arg, scope);
     if (!body) return;
-    const classScope: Scope = {
-      kind: 'class',
-      sym: index,
-      names: [...scope.names, name],
-      parent: scope,
-      locals: undefined,
-      classSym: index,
-      initialiser: false,
-      inTestClass,
-      defined: new Map(),
-    };
+    const classScope = innerScope(scope, 'class', index, name, { locals: undefined, classSym: index, initialiser: false, inTestClass });
     this.classScopes.set(index, classScope);
     this.walkChildren(body, classScope);
   }
@@ -378,16 +364,7 @@ class PythonExtractor {
     const valueType = kind === 'property' && returnType ? receiverTypeOf(returnType) : undefined;
     const body = node.childForFieldName('body');
     const index = this.addSymbol(scope, {
-      name,
-      kind,
-      scope: scope.names,
-      startLine: outer.startPosition.row + 1,
-      endLine: node.endPosition.row + 1,
-      signature: signatureText(this.source, node.startIndex, body ? body.startIndex : node.endIndex, this.commentScan),
-      doc: body ? docstringOf(body) : '',
-      isTest: this.fileIsTest || scope.inTestClass || /^test(?:_|[A-Z0-9]|$)/.test(name),
-      parent: scope.sym,
-      exported: isPublicName(name) && scope.kind !== 'function',
+      ...this.definitionSymbol(scope, name, kind, node, outer, this.fileIsTest || scope.inTestClass || /^test(?:_|[A-Z0-9]|$)/.test(name)),
       ...(decorators.length > 0 ? { decorators } : {}),
       ...(typeHints.length > 0 ? { typeHints: dedupeRefs(typeHints) } : {}),
       ...(overrides ? { overrides: true } : {}),
@@ -399,17 +376,12 @@ class PythonExtractor {
       const first = firstParameterName(parameters);
       if (first) locals.set(first, undefined);
     }
-    const functionScope: Scope = {
-      kind: 'function',
-      sym: index,
-      names: [...scope.names, name],
-      parent: scope,
+    const functionScope = innerScope(scope, 'function', index, name, {
       locals,
       classSym: inClass ? scope.sym : scope.classSym,
       initialiser: inClass && INITIALISERS.has(name),
       inTestClass: scope.inTestClass,
-      defined: new Map(),
-    };
+    });
     if (parameters) {
       // Default values are expressions worth walking (they often name constants).
       for (const parameter of parameters.namedChildren) {
@@ -427,19 +399,7 @@ class PythonExtractor {
     if (!name || scope.kind === 'function') return;
     const typeHints: NameRef[] = [];
     if (right) collectTypeRefs(right, typeHints);
-    this.addSymbol(scope, {
-      name,
-      kind: 'type_alias',
-      scope: scope.names,
-      startLine: node.startPosition.row + 1,
-      endLine: node.endPosition.row + 1,
-      signature: firstLineOf(this.source, node.startIndex, node.endIndex, this.commentScan),
-      doc: '',
-      isTest: this.fileIsTest,
-      parent: scope.sym,
-      exported: isPublicName(name),
-      ...(typeHints.length > 0 ? { typeHints: dedupeRefs(typeHints) } : {}),
-    });
+    this.addSymbol(scope, this.statementSymbol(scope, name, 'type_alias', node, '', this.fileIsTest, typeHints));
   }
 
   private collectParameters(parameters: SyntaxNode, locals: Map<string, NameRef | undefined>, typeHints: NameRef[]): void {
@@ -507,6 +467,40 @@ class PythonExtractor {
     return { refs, isProperty, isStatic, overrides };
   }
 
+  /** A class or function defined in `scope`: its header is the signature, its docstring the doc. */
+  private definitionSymbol(scope: Scope, name: string, kind: NodeKind, node: SyntaxNode, outer: SyntaxNode, isTest: boolean): SymbolBuilder {
+    const body = node.childForFieldName('body');
+    return {
+      name,
+      kind,
+      scope: scope.names,
+      startLine: outer.startPosition.row + 1,
+      endLine: node.endPosition.row + 1,
+      signature: signatureText(this.source, node.startIndex, body ? body.startIndex : node.endIndex, this.commentScan),
+      doc: body ? docstringOf(body) : '',
+      isTest,
+      parent: scope.sym,
+      exported: isPublicName(name) && scope.kind !== 'function',
+    };
+  }
+
+  /** A name a statement (an assignment, a `type` alias) defines in `scope`: its first line is the signature. */
+  private statementSymbol(scope: Scope, name: string, kind: NodeKind, statement: SyntaxNode, doc: string, isTest: boolean, typeHints: readonly NameRef[]): SymbolBuilder {
+    return {
+      name,
+      kind,
+      scope: scope.names,
+      startLine: statement.startPosition.row + 1,
+      endLine: statement.endPosition.row + 1,
+      signature: firstLineOf(this.source, statement.startIndex, statement.endIndex, this.commentScan),
+      doc,
+      isTest,
+      parent: scope.sym,
+      exported: isPublicName(name),
+      ...(typeHints.length > 0 ? { typeHints: dedupeRefs(typeHints) } : {}),
+    };
+  }
+
   private addSymbol(scope: Scope, symbol: SymbolBuilder): number {
     const key = `${symbol.kind}:${symbol.name}`;
     const existing = scope.defined.get(key);
@@ -569,17 +563,7 @@ class PythonExtractor {
     else if (scope.kind === 'class') kind = this.symbols[scope.sym]?.kind === 'enum' ? 'constant' : 'field';
     else kind = /^_*[A-Z][A-Z0-9_]*$/.test(name) ? 'constant' : 'variable';
     this.addSymbol(scope, {
-      name,
-      kind,
-      scope: scope.names,
-      startLine: statement.startPosition.row + 1,
-      endLine: statement.endPosition.row + 1,
-      signature: firstLineOf(this.source, statement.startIndex, statement.endIndex, this.commentScan),
-      doc: attributeDocstring(statement),
-      isTest: this.fileIsTest || scope.inTestClass,
-      parent: scope.sym,
-      exported: isPublicName(name),
-      ...(typeHints.length > 0 ? { typeHints: dedupeRefs(typeHints) } : {}),
+      ...this.statementSymbol(scope, name, kind, statement, attributeDocstring(statement), this.fileIsTest || scope.inTestClass, typeHints),
       ...(valueType && kind !== 'type_alias' ? { valueType } : {}),
     });
   }
@@ -623,17 +607,7 @@ class PythonExtractor {
     }
     const statement = target.parent?.type === 'assignment' ? target.parent : target;
     this.addSymbol(classScope, {
-      name,
-      kind: 'field',
-      scope: classScope.names,
-      startLine: statement.startPosition.row + 1,
-      endLine: statement.endPosition.row + 1,
-      signature: firstLineOf(this.source, statement.startIndex, statement.endIndex, this.commentScan),
-      doc: attributeDocstring(statement),
-      isTest: this.fileIsTest || classScope.inTestClass,
-      parent: scope.classSym,
-      exported: isPublicName(name),
-      ...(typeHints.length > 0 ? { typeHints: dedupeRefs(typeHints) } : {}),
+      ...this.statementSymbol(classScope, name, 'field', statement, attributeDocstring(statement), this.fileIsTest || classScope.inTestClass, typeHints),
       ...(valueType ? { valueType } : {}),
     });
   }
