@@ -10,10 +10,10 @@ import { locate, openIndex, openWritableIndex } from '../session.js';
 
 type RunStdioServer = (options: StdioServerOptions) => Promise<void>;
 
-async function loadServer(): Promise<RunStdioServer> {
-  let module: Record<string, unknown>;
+/** @knowing/mcp, loaded on first need (the commands that do not serve never load it). */
+export async function importMcp(): Promise<typeof import('@knowing/mcp')> {
   try {
-    module = (await import('@knowing/mcp')) as Record<string, unknown>;
+    return await import('@knowing/mcp');
   } catch (error) {
     throw new CliError(
       ExitCode.Failure,
@@ -23,6 +23,10 @@ async function loadServer(): Promise<RunStdioServer> {
       { cause: error },
     );
   }
+}
+
+async function loadServer(): Promise<RunStdioServer> {
+  const module = (await importMcp()) as Record<string, unknown>;
   const run = module['runStdioServer'];
   if (typeof run !== 'function') {
     throw new CliError(ExitCode.Failure, 'MCP_UNAVAILABLE', '@knowing/mcp does not export runStdioServer', 'install matching versions of knowing and @knowing/mcp');

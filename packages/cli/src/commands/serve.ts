@@ -12,7 +12,7 @@ import { locate, openWritableIndex } from '../session.js';
 import type { Location } from '../session.js';
 import { checkoutIdentity, openPostgresStore } from '../store-url.js';
 import { version } from '../run.js';
-import { configuredServerOptions } from './mcp.js';
+import { configuredServerOptions, importMcp } from './mcp.js';
 
 /** The environment variable holding tokens when `--tokens` is not given. */
 export const TOKENS_VARIABLE = 'KNOWING_TOKENS';
@@ -198,18 +198,7 @@ export async function runServe(ctx: CommandContext): Promise<ExitCode> {
     if (!ctx.out.quiet) ctx.io.stderr.write(`${message.startsWith('knowing') ? message : `knowing: ${message}`}\n`);
   };
 
-  let startHttpServer: (options: HttpServerOptions) => Promise<KnowingHttpServer>;
-  try {
-    ({ startHttpServer } = await import('@knowing/mcp'));
-  } catch (error) {
-    throw new CliError(
-      ExitCode.Failure,
-      'MCP_UNAVAILABLE',
-      `the MCP server package @knowing/mcp cannot be loaded (${(error as Error).message ?? String(error)})`,
-      'reinstall knowing; in the knowing repository, build it with `pnpm --filter @knowing/mcp build`',
-      { cause: error },
-    );
-  }
+  const { startHttpServer } = await importMcp();
 
   const opened: Opened[] = [];
   const cleanup = async (): Promise<void> => {
