@@ -525,12 +525,13 @@ async function benchRepo(args: PeersArgs, work: string, repo: string, codegraphB
   const commands: RepoResult['commands'] = {};
   for (const tool of tools) {
     const lines = (invs: readonly Invocation[]): string[] => invs.map(shown);
+    const measured = (figure: Figure): string[] => (tool.figures && !tool.figures.includes(figure) ? [] : lines(tool.steps(figure, task)));
     commands[tool.name] = {
-      start: lines(tool.steps('start', task)),
-      full: lines(tool.steps('full', task)),
-      change: lines(tool.steps('change', task)),
+      start: measured('start'),
+      full: measured('full'),
+      change: measured('change'),
       resync: lines(tool.resync()),
-      query: lines(tool.steps('query', task)),
+      query: measured('query'),
     };
   }
   return {
@@ -593,7 +594,7 @@ function report(args: PeersArgs, results: readonly RepoResult[], load: readonly 
   if (first) {
     lines.push('', `commands, as run on the copy of ${first.repo} (codegraph's with ${Object.entries(CODEGRAPH_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}):`);
     for (const [name, steps] of Object.entries(first.commands)) {
-      for (const [step, commands] of Object.entries(steps)) lines.push(`  ${name} ${step}: ${commands.join(' && ')}`);
+      for (const [step, commands] of Object.entries(steps)) if (commands.length > 0) lines.push(`  ${name} ${step}: ${commands.join(' && ')}`);
     }
   }
   return lines;
