@@ -53,6 +53,19 @@ function indexInto(repo: string, target: readonly string[]): void {
 /** The ids of a ranking's first n symbols, in order. */
 const ids = (symbols: ContextResult['ranked'], n = Infinity): string[] => symbols.slice(0, n).map((s) => s.node.id);
 
+/** The first channel (or the walk) whose output differs between the two engines, for a task. */
+async function firstDifference(engines: readonly [ReturnType<typeof createEngine>, ReturnType<typeof createEngine>], task: string): Promise<string> {
+  const [a, b] = await Promise.all(engines.map((engine) => engine.forTask(task, { budget, trace: true })));
+  const ta = a!.trace!;
+  const tb = b!.trace!;
+  for (const name of Object.keys(ta.channels)) {
+    const show = (hits: readonly { node: { id: string }; score?: number }[] | undefined): string => (hits ?? []).map((h) => `${h.node.id.slice(0, 6)}:${h.score?.toFixed(6) ?? ''}`).join(' ');
+    if (show(ta.channels[name]) !== show(tb.channels[name])) return `channel ${name}\n    sqlite   ${show(ta.channels[name]).slice(0, 300)}\n    postgres ${show(tb.channels[name]).slice(0, 300)}`;
+  }
+  if (ta.seeds.map((s) => s.node.id).join() !== tb.seeds.map((s) => s.node.id).join()) return 'seeds';
+  return 'after the seeds (walk, HITS or ranking)';
+}
+
 const tasks = readTasks(BENCH);
 const work = mkdtempSync(join(tmpdir(), 'knowing-parity-'));
 const lines: string[] = [];
@@ -76,7 +89,7 @@ try {
       for (const task of own) {
         const [a, b] = await Promise.all(engines.map((engine) => engine.forTask(task.description, { budget, fresh: true })));
         if (ids(a!.ranked, 10).join() === ids(b!.ranked, 10).join()) sameTop++;
-        else log(`  ${task.id}: top 10 differ\n    sqlite   ${ids(a!.ranked, 10).join(' ')}\n    postgres ${ids(b!.ranked, 10).join(' ')}`);
+        else log(`  ${task.id}: top 10 differ; first differing stage: ${await firstDifference(engines, task.description)}`);
         if (ids(a!.pack.symbols).join() === ids(b!.pack.symbols).join()) samePack++;
         const scores = new Map(a!.ranked.map((s) => [s.node.id, s.score]));
         for (const s of b!.ranked) {
