@@ -6,7 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createChangeBatcher } from '../src/change-batcher.js';
@@ -83,6 +84,33 @@ async function symbolsIn(repo: string, file: string): Promise<string[]> {
     return (await store.nodesInFile(file)).filter((n) => n.kind !== 'file' && n.kind !== 'module').map((n) => n.name).sort();
   } finally {
     await store.close();
+  }
+}
+
+/** Nodes and edges of an index, as sorted lines: two indexes of one tree compare equal. */
+async function graphLines(dbPath: string): Promise<string[]> {
+  const store = await createSqliteStore({ path: dbPath, readonly: true });
+  try {
+    const lines: string[] = [];
+    for await (const n of store.allNodes()) lines.push(`N ${n.id} ${n.qualifiedName} ${n.kind} ${n.startLine}-${n.endLine} ${n.signature}`);
+    for await (const e of store.allEdges()) lines.push(`E ${e.source} ${e.type} ${e.target} ${e.provenance} ${e.confidence}`);
+    return lines.sort();
+  } finally {
+    await store.close();
+  }
+}
+
+/** The watched index of `repo` holds the graph a full index of its tree builds from nothing. */
+async function expectSameAsFreshIndex(repo: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'knowing-watch-fresh-'));
+  try {
+    const fresh = join(dir, 'graph.db');
+    expect((await knowing(['index', repo, '--full', '--db', fresh, '-q'], { cwd: repo })).code).toBe(0);
+    const [watched, rebuilt] = await Promise.all([graphLines(join(repo, '.knowing', 'graph.db')), graphLines(fresh)]);
+    expect(watched.length).toBe(rebuilt.length);
+    expect(watched).toEqual(rebuilt);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -229,6 +257,7 @@ describe('knowing watch keeps the index fresh', () => {
     expect(switched.reduce((n, b) => n + (b.parsed ?? 0), 0)).toBe(HANDLERS);
     expect(await fileCount(repo)).toBe(12 + HANDLERS);
     expect(await symbolsIn(repo, 'handlers/h_249.py')).toEqual(['handle_event_249']);
+    await expectSameAsFreshIndex(repo);
 
     const back = watcher.batches().length;
     git(repo, 'checkout', '-q', 'main');
@@ -236,6 +265,7 @@ describe('knowing watch keeps the index fresh', () => {
     expect(watcher.batches().length - back).toBeLessThanOrEqual(2);
     expect(await fileCount(repo)).toBe(12);
     expect(await symbolsIn(repo, 'handlers/h_000.py')).toEqual([]);
+    await expectSameAsFreshIndex(repo);
   });
 
   it('prints one line per batch on stderr without --json', async () => {
