@@ -91,6 +91,7 @@ try {
         if (ids(a!.ranked, 10).join() === ids(b!.ranked, 10).join()) sameTop++;
         else log(`  ${task.id}: top 10 differ; first differing stage: ${await firstDifference(engines, task.description)}`);
         if (ids(a!.pack.symbols).join() === ids(b!.pack.symbols).join()) samePack++;
+        else if (ids(a!.ranked, 10).join() === ids(b!.ranked, 10).join()) log(`  ${task.id}: packed answers differ; first differing stage: ${await firstDifference(engines, task.description)}`);
         const scores = new Map(a!.ranked.map((s) => [s.node.id, s.score]));
         for (const s of b!.ranked) {
           const other = scores.get(s.node.id);

@@ -165,9 +165,12 @@ export function edgeReads(core: StoreCore): Pick<PostgresGraphStore, 'edgesFrom'
 
     counts: () => run('counts', () => countAll(core, true)),
 
-    allNodes: () => streamRows(core, 'allNodes', sql<NodeRow>`SELECT ${NODE_COLUMNS} FROM ${t.nodes} n`, nodeFromRow),
+    // In the order the graph was written (as the SQLite store reads it), never the heap's, which
+    // an update reshuffles: an adjacency is built in this order, and what depends on it (the
+    // communities) must not change from one read of the same graph to the next.
+    allNodes: () => streamRows(core, 'allNodes', sql<NodeRow>`SELECT ${NODE_COLUMNS} FROM ${t.nodes} n ORDER BY n.seq`, nodeFromRow),
 
     allEdges: () =>
-      streamRows(core, 'allEdges', sql<EdgeRow>`SELECT ${EDGE_COLUMNS} FROM ${t.edges} e JOIN ${t.nodes} s ON s.seq = e.src JOIN ${t.nodes} x ON x.seq = e.dst`, edgeFromRow),
+      streamRows(core, 'allEdges', sql<EdgeRow>`SELECT ${EDGE_COLUMNS} FROM ${t.edges} e JOIN ${t.nodes} s ON s.seq = e.src JOIN ${t.nodes} x ON x.seq = e.dst ORDER BY e.src, e.type, e.dst`, edgeFromRow),
   };
 }

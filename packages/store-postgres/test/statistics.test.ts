@@ -60,3 +60,26 @@ describe.skipIf(POSTGRES_URL === null)('planner statistics', () => {
     expect(await analyzed()).toBe(afterFirst);
   });
 });
+
+describe.skipIf(POSTGRES_URL === null)('reading the whole graph', () => {
+  it('lists nodes in the order they were written, even after an update moved their rows', async () => {
+    const repository = freshRepository('order');
+    const store = await createPostgresStore({ connectionString: POSTGRES_URL!, repository, maxConnections: 2 });
+    stores.push(store);
+    const files = ['src/a.py', 'src/b.py', 'src/c.py'].map((path) => write(path, 3));
+    await store.applyBatch({ files });
+    const order = async (): Promise<string[]> => {
+      const ids: string[] = [];
+      for await (const node of store.allNodes()) ids.push(node.id);
+      return ids;
+    };
+    const written = await order();
+    // Rewriting a.py's nodes (a new doc comment) updates their rows: PostgreSQL puts the new
+    // versions at the end of the table.
+    const changed = write('src/a.py', 3);
+    await store.applyBatch({
+      files: [{ ...changed, file: { ...changed.file, contentHash: 'a:changed' }, nodes: changed.nodes.map((n) => ({ ...n, doc: 'Changed.' })) }],
+    });
+    expect(await order()).toEqual(written);
+  });
+});
