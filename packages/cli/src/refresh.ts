@@ -36,6 +36,7 @@ export async function refreshIndex(settings: RefreshSettings, options: { readonl
   const store = await createSqliteStore({ path: settings.dbPath });
   ignoreIndexDirectory(settings.root, settings.dbPath);
   try {
+    const before = (await store.currentSnapshot())?.id;
     const summary = await indexRepository({
       root: settings.root,
       store,
@@ -43,8 +44,11 @@ export async function refreshIndex(settings: RefreshSettings, options: { readonl
       ...(settings.workers !== undefined ? { workers: settings.workers } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const changed = summary.files.parsed > 0 || summary.files.deleted > 0;
-    if (!options.signal?.aborted && (changed || options.warm)) await createEngine({ store }).warm();
+    // The walk's adjacency belongs to the graph's structure (its snapshot): an edit inside a
+    // body changes the text index but leaves the stored adjacency valid, so there is nothing to
+    // prepare — and a watcher answering queries must not spend that time on every save.
+    const reshaped = (await store.currentSnapshot())?.id !== before;
+    if (!options.signal?.aborted && (reshaped || options.warm)) await createEngine({ store }).warm();
     return summary;
   } finally {
     await store.close();
