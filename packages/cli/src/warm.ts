@@ -13,6 +13,9 @@ import type { Tokenizer } from '@knowing/pack';
 import { INDEX_DIRECTORY } from './repo.js';
 import type { Location, OpenIndex } from './session.js';
 
+/** How long a replaced index stays open for a command that may still be using it. */
+const RETIRED_CLOSE_MS = 60_000;
+
 export interface WarmPool {
   /** The open index of a location, opened with `open` the first time and kept; never close it. */
   index(location: Location, open: () => Promise<OpenIndex>): Promise<OpenIndex>;
@@ -62,10 +65,19 @@ export function createWarmPool(): WarmPool {
   const engines = new WeakMap<OpenIndex, { readonly key: string; readonly engine: Promise<Engine> }>();
   const tokenizers = new Map<string, Promise<Tokenizer>>();
 
+  // A replaced index may still serve a command that took it a moment ago: it is closed a
+  // while later (or when the pool closes), not at once.
+  const retired = new Map<KeptIndex, ReturnType<typeof setTimeout>>();
+  const closeKept = (kept: KeptIndex): Promise<void> => kept.index.then((index) => index.close()).catch(() => {});
   const forget = (key: string, kept: KeptIndex): void => {
     if (indexes.get(key) !== kept) return;
     indexes.delete(key);
-    void kept.index.then((index) => index.close()).catch(() => {});
+    const timer = setTimeout(() => {
+      retired.delete(kept);
+      void closeKept(kept);
+    }, RETIRED_CLOSE_MS);
+    timer.unref();
+    retired.set(kept, timer);
   };
 
   return {
@@ -99,9 +111,11 @@ export function createWarmPool(): WarmPool {
       return kept;
     },
     async close() {
-      const kept = [...indexes.values()];
+      const kept = [...indexes.values(), ...retired.keys()];
+      for (const timer of retired.values()) clearTimeout(timer);
       indexes.clear();
-      await Promise.all(kept.map((k) => k.index.then((index) => index.close()).catch(() => {})));
+      retired.clear();
+      await Promise.all(kept.map(closeKept));
     },
   };
 }

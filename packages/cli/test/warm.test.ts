@@ -43,13 +43,14 @@ describe('the warm pool of a watcher', () => {
     renameSync(`${db}.new`, db);
     const second = await pool.index(location(db), open(location(db)));
     expect(second).not.toBe(first);
-    await new Promise((settle) => setTimeout(settle, 0));
-    expect(closed.has(first)).toBe(true);
+    // A command may still be answering from the replaced index: it is not closed at once.
+    await new Promise((settle) => setTimeout(settle, 10));
+    expect(closed.has(first)).toBe(false);
 
     const third = await pool.index(location(db, { defaults: { budget: 10 } }), open(location(db)));
     expect(third).not.toBe(second);
     await pool.close();
-    expect(closed.has(third)).toBe(true);
+    expect([first, second, third].every((index) => closed.has(index))).toBe(true);
   });
 
   it('does not keep a failed open, and starts a tokenizer once', async () => {
