@@ -85,7 +85,7 @@ export function searchText(
     return matches(node.left, d) && !matches(node.right, d);
   };
   const kinds = o.kinds === undefined ? undefined : new Set<string>(o.kinds);
-  const hits: { node: GraphNode; score: number; seq: number }[] = [];
+  const hits: { node: GraphNode; score: number }[] = [];
   for (const d of counts) {
     if (kinds !== undefined && !kinds.has(d.stored.node.kind)) continue;
     if (!matches(tree, d)) continue;
@@ -95,10 +95,11 @@ export function searchText(
       for (const column of TEXT_COLUMNS) frequency += weights[column] * d.perPhrase[i]![column];
       score += idf[i]! * saturate(frequency, d.length, average);
     });
-    hits.push({ node: d.stored.node, score, seq: d.stored.seq });
+    hits.push({ node: d.stored.node, score: Math.round(score * 1e9) / 1e9 });
   }
-  hits.sort((a, b) => b.score - a.score || a.seq - b.seq);
-  return hits.slice(0, limit).map(({ node, score }) => ({ node, score }));
+  // Rounded to 1e-9, ties by qualified name then id: every store breaks ties the same way.
+  hits.sort((a, b) => b.score - a.score || compareText(a.node.qualifiedName, b.node.qualifiedName) || compareText(a.node.id, b.node.id));
+  return hits.slice(0, limit);
 }
 
 /** `lexicalSearch`: Okapi BM25 over the lexical documents, any term matching. */

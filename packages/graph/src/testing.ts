@@ -558,6 +558,16 @@ function describeTextSearch(suite: ContractSuite): void {
       await store.applyBatch({ deleteFiles: [f.paths.session] });
       expect(await store.search('refresh_token')).toEqual([]);
     });
+
+    suite.test('tied hits come by qualified name, whatever order they were written in', async ({ store }) => {
+      // Same doc, names of one token each: the same score for all three.
+      const tied = ['zeta', 'alpha', 'mu'].map((name, i) => makeNode({ file: 'src/tie.py', name, kind: 'function', start: i * 3 + 1, end: i * 3 + 2, doc: 'Flushes the quasar buffer.' }));
+      await store.applyBatch({ files: [{ file: fileRecord('src/tie.py', 'tie'), nodes: tied, edges: [] }] });
+      const hits = await store.search('doc:quasar');
+      expect(hits.map((h) => h.node.name)).toEqual(['alpha', 'mu', 'zeta']);
+      expect(new Set(hits.map((h) => h.score)).size).toBe(1);
+      expect((await store.search('doc:quasar', { limit: 2 })).map((h) => h.node.name)).toEqual(['alpha', 'mu']);
+    });
   });
 }
 

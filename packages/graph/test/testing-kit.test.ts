@@ -176,7 +176,11 @@ function createMemoryStore(): GraphStore {
         }
         return { node: n, score };
       });
-      return hits.filter((h) => h.score > 0).sort((a, b) => b.score - a.score).slice(0, o.limit ?? 30);
+      const byCodeUnits = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
+      return hits
+        .filter((h) => h.score > 0)
+        .sort((a, b) => b.score - a.score || byCodeUnits(a.node.qualifiedName, b.node.qualifiedName) || byCodeUnits(a.node.id, b.node.id))
+        .slice(0, o.limit ?? 30);
     },
     async lexicalSearch(query, o = {}) {
       // Plain BM25 with the always-positive idf ln(1 + (N - n + .5) / (n + .5)): another choice

@@ -62,17 +62,23 @@ async function searchText({ t, settings, target, snapshotRead }: StoreCore, quer
       tokens: stats['tokens'] ?? 0,
       phraseDocuments: parsed.phrases.map((_, i) => stats[`p${i}`] ?? 0),
     };
-    const scored = matches.map((m) => ({ seq: m.seq, score: bm25(parsed.phrases, parseHits(m.hits), m.len, corpus, weights) }));
-    // Best first; ties in the order the symbols were first stored.
-    scored.sort((a, b) => b.score - a.score || a.seq.length - b.seq.length || (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
-    const top = scored.slice(0, limit);
+    // As the SQLite store ranks: scores rounded to 1e-9, best first, ties by qualified name
+    // and then id (never by the order rows were stored in, which differs between stores).
+    const scored = matches.map((m) => ({ seq: m.seq, score: Math.round(bm25(parsed.phrases, parseHits(m.hits), m.len, corpus, weights) * 1e9) / 1e9 }));
+    scored.sort((a, b) => b.score - a.score);
+    // Only the top rows and those tied with the last of them can make the limit.
+    const cut = scored.length > limit ? scored[limit - 1]!.score : -Infinity;
+    const candidates = scored.filter((s) => s.score >= cut);
     const found = await read<NodeRow & { seq: string }>(sql`
-      SELECT n.seq::text AS seq, ${NODE_COLUMNS} FROM ${t.nodes} n WHERE n.seq = ANY(${top.map((s) => s.seq)}::bigint[])`);
+      SELECT n.seq::text AS seq, ${NODE_COLUMNS} FROM ${t.nodes} n WHERE n.seq = ANY(${candidates.map((s) => s.seq)}::bigint[])`);
     const bySeq = new Map(found.map((row) => [row.seq, nodeFromRow(row)]));
-    return top.flatMap(({ seq, score }) => {
+    const hits = candidates.flatMap(({ seq, score }) => {
       const node = bySeq.get(seq);
       return node === undefined ? [] : [{ node, score }];
     });
+    const byCodeUnits = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
+    hits.sort((a, b) => b.score - a.score || byCodeUnits(a.node.qualifiedName, b.node.qualifiedName) || byCodeUnits(a.node.id, b.node.id));
+    return hits.slice(0, limit);
   });
 }
 

@@ -37,14 +37,13 @@ const PASS_OWNER = 'pass:';
 /** Rows per staging INSERT (each column is one array parameter). */
 const STAGE_CHUNK = 20_000;
 
-/** Last entry per key wins, in first-seen order. */
+/**
+ * Last entry per key wins, in first-seen order — as the SQLite store takes a batch, so that
+ * both number a graph's rows alike (the walk reads nodes in that order).
+ */
 function lastWins<T>(items: readonly T[] | undefined, key: (item: T) => string): T[] {
   const map = new Map<string, T>();
-  for (const item of items ?? []) {
-    const k = key(item);
-    map.delete(k);
-    map.set(k, item);
-  }
+  for (const item of items ?? []) map.set(key(item), item);
   return [...map.values()];
 }
 

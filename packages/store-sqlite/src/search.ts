@@ -36,21 +36,28 @@ function lexicalTermsOf(terms: readonly string[], where: string): string[] {
 export function textSearches({ db, path, settings, run }: StoreCore): Pick<SqliteGraphStore, 'search' | 'lexicalSearch'> {
   const lexicalScores = createLexicalScorer(db);
   const st = {
-    // Rank inside the FTS table and join only the top rows: joining every match to nodes
-    // first costs a row fetch per match, thousands for a common term.
+    // Rank inside the FTS table and join only the rows that can make the limit — the top ones
+    // and any tied with the last of them: joining every match to nodes first costs a row fetch
+    // per match, thousands for a common term. Scores are rounded to 1e-9 and ties go by
+    // qualified name, then id, so the last bits of a float sum and the order rows were stored
+    // in decide nothing: another store computing the same BM25 returns the same hits.
     search: db.prepare(
-      `SELECT ${NODE_COLUMNS}, r.rank FROM (
-         SELECT rowid, bm25(nodes_fts, @w0, @w1, @w2, @w3, @w4, @w5) AS rank
-         FROM nodes_fts WHERE nodes_fts MATCH @query ORDER BY rank LIMIT @limit
-       ) r JOIN nodes n ON n.seq = r.rowid ORDER BY r.rank`,
+      `WITH ranked AS MATERIALIZED (
+         SELECT rowid, round(bm25(nodes_fts, @w0, @w1, @w2, @w3, @w4, @w5), 9) AS rank
+         FROM nodes_fts WHERE nodes_fts MATCH @query
+       ),
+       cut AS (SELECT rank FROM ranked ORDER BY rank LIMIT 1 OFFSET @limit - 1)
+       SELECT ${NODE_COLUMNS}, r.rank FROM ranked r JOIN nodes n ON n.seq = r.rowid
+       WHERE r.rank <= coalesce((SELECT rank FROM cut), 1e308)
+       ORDER BY r.rank, n.qualified_name, n.id LIMIT @limit`,
     ),
     nodesBySeqs: db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.seq IN (SELECT value FROM json_each(?))`),
     // With a kind filter the filter must apply before the limit, so every match is joined.
     searchKinds: db.prepare(
-      `SELECT ${NODE_COLUMNS}, bm25(nodes_fts, @w0, @w1, @w2, @w3, @w4, @w5) AS rank
+      `SELECT ${NODE_COLUMNS}, round(bm25(nodes_fts, @w0, @w1, @w2, @w3, @w4, @w5), 9) AS rank
        FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid
        WHERE nodes_fts MATCH @query AND n.kind IN (SELECT value FROM json_each(@kinds))
-       ORDER BY rank LIMIT @limit`,
+       ORDER BY rank, n.qualified_name, n.id LIMIT @limit`,
     ),
   };
   return {
