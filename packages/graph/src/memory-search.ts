@@ -97,8 +97,16 @@ export function searchText(
     });
     hits.push({ node: d.stored.node, score: Math.round(score * 1e9) / 1e9 });
   }
-  // Rounded to 1e-9, ties by qualified name then id: every store breaks ties the same way.
-  hits.sort((a, b) => b.score - a.score || compareText(a.node.qualifiedName, b.node.qualifiedName) || compareText(a.node.id, b.node.id));
+  // Rounded to 1e-9, ties in source order (file, line), then by qualified name and id: every
+  // store breaks ties the same way.
+  hits.sort(
+    (a, b) =>
+      b.score - a.score ||
+      compareText(a.node.file, b.node.file) ||
+      a.node.startLine - b.node.startLine ||
+      compareText(a.node.qualifiedName, b.node.qualifiedName) ||
+      compareText(a.node.id, b.node.id),
+  );
   return hits.slice(0, limit);
 }
 

@@ -559,14 +559,20 @@ function describeTextSearch(suite: ContractSuite): void {
       expect(await store.search('refresh_token')).toEqual([]);
     });
 
-    suite.test('tied hits come by qualified name, whatever order they were written in', async ({ store }) => {
-      // Same doc, names of one token each: the same score for all three.
-      const tied = ['zeta', 'alpha', 'mu'].map((name, i) => makeNode({ file: 'src/tie.py', name, kind: 'function', start: i * 3 + 1, end: i * 3 + 2, doc: 'Flushes the quasar buffer.' }));
-      await store.applyBatch({ files: [{ file: fileRecord('src/tie.py', 'tie'), nodes: tied, edges: [] }] });
+    suite.test('tied hits come in source order, whatever order they were written in', async ({ store }) => {
+      // Same doc, names of one token each: the same score for all four. Written out of order.
+      const spec = (file: string, name: string, start: number) => makeNode({ file, name, kind: 'function', start, end: start + 1, doc: 'Flushes the quasar buffer.' });
+      const tied = [spec('src/tie_b.py', 'alpha', 1), spec('src/tie_a.py', 'mu', 7), spec('src/tie_a.py', 'zeta', 1), spec('src/tie_a.py', 'beta', 4)];
+      await store.applyBatch({
+        files: [
+          { file: fileRecord('src/tie_b.py', 'tie'), nodes: tied.slice(0, 1), edges: [] },
+          { file: fileRecord('src/tie_a.py', 'tie'), nodes: tied.slice(1), edges: [] },
+        ],
+      });
       const hits = await store.search('doc:quasar');
-      expect(hits.map((h) => h.node.name)).toEqual(['alpha', 'mu', 'zeta']);
+      expect(hits.map((h) => h.node.name)).toEqual(['zeta', 'beta', 'mu', 'alpha']);
       expect(new Set(hits.map((h) => h.score)).size).toBe(1);
-      expect((await store.search('doc:quasar', { limit: 2 })).map((h) => h.node.name)).toEqual(['alpha', 'mu']);
+      expect((await store.search('doc:quasar', { limit: 2 })).map((h) => h.node.name)).toEqual(['zeta', 'beta']);
     });
   });
 }

@@ -302,8 +302,9 @@ export interface TextHit {
 /**
  * BM25 search over symbol text. The query uses FTS5 syntax with the column names of
  * {@link TextColumn} (`name:"before_request" OR config`); a store for another engine
- * translates it. Hits come best first, scores rounded to 1e-9, ties by qualified name and
- * then id, so that stores computing the same BM25 return the same hits in the same order.
+ * translates it. Hits come best first, scores rounded to 1e-9, ties in source order (file,
+ * then start line), then by qualified name and id, so that stores computing the same BM25
+ * return the same hits in the same order.
  */
 export interface TextSearch {
   search(query: string, options?: TextSearchOptions): Promise<TextHit[]>;

@@ -179,7 +179,14 @@ function createMemoryStore(): GraphStore {
       const byCodeUnits = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
       return hits
         .filter((h) => h.score > 0)
-        .sort((a, b) => b.score - a.score || byCodeUnits(a.node.qualifiedName, b.node.qualifiedName) || byCodeUnits(a.node.id, b.node.id))
+        .sort(
+          (a, b) =>
+            b.score - a.score ||
+            byCodeUnits(a.node.file, b.node.file) ||
+            a.node.startLine - b.node.startLine ||
+            byCodeUnits(a.node.qualifiedName, b.node.qualifiedName) ||
+            byCodeUnits(a.node.id, b.node.id),
+        )
         .slice(0, o.limit ?? 30);
     },
     async lexicalSearch(query, o = {}) {

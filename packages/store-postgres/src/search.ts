@@ -62,8 +62,9 @@ async function searchText({ t, settings, target, snapshotRead }: StoreCore, quer
       tokens: stats['tokens'] ?? 0,
       phraseDocuments: parsed.phrases.map((_, i) => stats[`p${i}`] ?? 0),
     };
-    // As the SQLite store ranks: scores rounded to 1e-9, best first, ties by qualified name
-    // and then id (never by the order rows were stored in, which differs between stores).
+    // As the SQLite store ranks: scores rounded to 1e-9, best first, ties in source order (file,
+    // line), then by qualified name and id — never by the order rows were stored in, which
+    // differs between stores.
     const scored = matches.map((m) => ({ seq: m.seq, score: Math.round(bm25(parsed.phrases, parseHits(m.hits), m.len, corpus, weights) * 1e9) / 1e9 }));
     scored.sort((a, b) => b.score - a.score);
     // Only the top rows and those tied with the last of them can make the limit.
@@ -77,7 +78,14 @@ async function searchText({ t, settings, target, snapshotRead }: StoreCore, quer
       return node === undefined ? [] : [{ node, score }];
     });
     const byCodeUnits = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
-    hits.sort((a, b) => b.score - a.score || byCodeUnits(a.node.qualifiedName, b.node.qualifiedName) || byCodeUnits(a.node.id, b.node.id));
+    hits.sort(
+      (a, b) =>
+        b.score - a.score ||
+        byCodeUnits(a.node.file, b.node.file) ||
+        a.node.startLine - b.node.startLine ||
+        byCodeUnits(a.node.qualifiedName, b.node.qualifiedName) ||
+        byCodeUnits(a.node.id, b.node.id),
+    );
     return hits.slice(0, limit);
   });
 }

@@ -38,9 +38,10 @@ export function textSearches({ db, path, settings, run }: StoreCore): Pick<Sqlit
   const st = {
     // Rank inside the FTS table and join only the rows that can make the limit — the top ones
     // and any tied with the last of them: joining every match to nodes first costs a row fetch
-    // per match, thousands for a common term. Scores are rounded to 1e-9 and ties go by
-    // qualified name, then id, so the last bits of a float sum and the order rows were stored
-    // in decide nothing: another store computing the same BM25 returns the same hits.
+    // per match, thousands for a common term. Scores are rounded to 1e-9 and ties go in source
+    // order (file, line), then by qualified name and id, so the last bits of a float sum and the
+    // order rows were stored in decide nothing: another store computing the same BM25 returns
+    // the same hits.
     search: db.prepare(
       `WITH ranked AS MATERIALIZED (
          SELECT rowid, round(bm25(nodes_fts, @w0, @w1, @w2, @w3, @w4, @w5), 9) AS rank
@@ -49,7 +50,7 @@ export function textSearches({ db, path, settings, run }: StoreCore): Pick<Sqlit
        cut AS (SELECT rank FROM ranked ORDER BY rank LIMIT 1 OFFSET @limit - 1)
        SELECT ${NODE_COLUMNS}, r.rank FROM ranked r JOIN nodes n ON n.seq = r.rowid
        WHERE r.rank <= coalesce((SELECT rank FROM cut), 1e308)
-       ORDER BY r.rank, n.qualified_name, n.id LIMIT @limit`,
+       ORDER BY r.rank, n.file, n.start_line, n.qualified_name, n.id LIMIT @limit`,
     ),
     nodesBySeqs: db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.seq IN (SELECT value FROM json_each(?))`),
     // With a kind filter the filter must apply before the limit, so every match is joined.
@@ -57,7 +58,7 @@ export function textSearches({ db, path, settings, run }: StoreCore): Pick<Sqlit
       `SELECT ${NODE_COLUMNS}, round(bm25(nodes_fts, @w0, @w1, @w2, @w3, @w4, @w5), 9) AS rank
        FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid
        WHERE nodes_fts MATCH @query AND n.kind IN (SELECT value FROM json_each(@kinds))
-       ORDER BY rank, n.qualified_name, n.id LIMIT @limit`,
+       ORDER BY rank, n.file, n.start_line, n.qualified_name, n.id LIMIT @limit`,
     ),
   };
   return {
