@@ -53,13 +53,12 @@ function indexInto(repo: string, target: readonly string[]): void {
 /** The ids of a ranking's first n symbols, in order. */
 const ids = (symbols: ContextResult['ranked'], n = Infinity): string[] => symbols.slice(0, n).map((s) => s.node.id);
 
-/** The first channel (or the walk) whose output differs between the two engines, for a task. */
-async function firstDifference(engines: readonly [ReturnType<typeof createEngine>, ReturnType<typeof createEngine>], task: string): Promise<string> {
-  const [a, b] = await Promise.all(engines.map((engine) => engine.forTask(task, { budget, trace: true })));
-  const ta = a!.trace!;
-  const tb = b!.trace!;
+/** The first channel (or the walk) whose output differs between two traced answers to one task. */
+function firstDifference(a: ContextResult, b: ContextResult): string {
+  const ta = a.trace!;
+  const tb = b.trace!;
+  const show = (hits: readonly { node: { id: string }; score?: number }[] | undefined): string => (hits ?? []).map((h) => `${h.node.id.slice(0, 6)}:${h.score?.toFixed(6) ?? ''}`).join(' ');
   for (const name of Object.keys(ta.channels)) {
-    const show = (hits: readonly { node: { id: string }; score?: number }[] | undefined): string => (hits ?? []).map((h) => `${h.node.id.slice(0, 6)}:${h.score?.toFixed(6) ?? ''}`).join(' ');
     if (show(ta.channels[name]) !== show(tb.channels[name])) return `channel ${name}\n    sqlite   ${show(ta.channels[name]).slice(0, 300)}\n    postgres ${show(tb.channels[name]).slice(0, 300)}`;
   }
   if (ta.seeds.map((s) => s.node.id).join() !== tb.seeds.map((s) => s.node.id).join()) return 'seeds';
@@ -87,18 +86,20 @@ try {
       let onlyOne = 0;
       const own = tasks.get(name) ?? [];
       for (const task of own) {
-        const [a, b] = await Promise.all(engines.map((engine) => engine.forTask(task.description, { budget, fresh: true })));
-        if (ids(a!.ranked, 10).join() === ids(b!.ranked, 10).join()) sameTop++;
-        else log(`  ${task.id}: top 10 differ; first differing stage: ${await firstDifference(engines, task.description)}`);
-        if (ids(a!.pack.symbols).join() === ids(b!.pack.symbols).join()) samePack++;
-        else if (ids(a!.ranked, 10).join() === ids(b!.ranked, 10).join()) log(`  ${task.id}: packed answers differ; first differing stage: ${await firstDifference(engines, task.description)}`);
-        const scores = new Map(a!.ranked.map((s) => [s.node.id, s.score]));
-        for (const s of b!.ranked) {
+        // Traced answers are worked out afresh (no answer or walk cache), and say where they part.
+        const [a, b] = (await Promise.all(engines.map((engine) => engine.forTask(task.description, { budget, trace: true })))) as [ContextResult, ContextResult];
+        const sameTen = ids(a.ranked, 10).join() === ids(b.ranked, 10).join();
+        const sameAnswer = ids(a.pack.symbols).join() === ids(b.pack.symbols).join();
+        if (sameTen) sameTop++;
+        if (sameAnswer) samePack++;
+        if (!sameTen || !sameAnswer) log(`  ${task.id}: ${sameTen ? 'packed answers' : 'top 10'} differ; first differing stage: ${firstDifference(a, b)}`);
+        const scores = new Map(a.ranked.map((s) => [s.node.id, s.score]));
+        const inB = new Set(b.ranked.map((s) => s.node.id));
+        for (const s of b.ranked) {
           const other = scores.get(s.node.id);
-          if (other === undefined) onlyOne++;
-          else maxScoreDiff = Math.max(maxScoreDiff, Math.abs(other - s.score));
+          if (other !== undefined) maxScoreDiff = Math.max(maxScoreDiff, Math.abs(other - s.score));
         }
-        onlyOne += a!.ranked.length - (b!.ranked.length - [...b!.ranked].filter((s) => !scores.has(s.node.id)).length);
+        onlyOne += b.ranked.filter((s) => !scores.has(s.node.id)).length + a.ranked.filter((s) => !inB.has(s.node.id)).length;
       }
       lines.push(`${name.padEnd(12)} tasks ${String(own.length).padStart(3)}  same top 10 ${sameTop}/${own.length}  same packed answer ${samePack}/${own.length}  largest score difference ${maxScoreDiff.toExponential(2)}  ranked by one store only ${onlyOne}`);
     } finally {

@@ -1,6 +1,6 @@
 import { createEngine } from '@knowing/engine';
 import type { Engine } from '@knowing/engine';
-import { repositoryModel } from '@knowing/history/model';
+import { repositoryModel, repositoryModelPath } from '@knowing/history/model';
 import { costFunctionFor, createFormatRegistry } from '@knowing/wire';
 import { loadRanker } from './config.js';
 import { configError, toFailure, usageError } from './errors.js';
@@ -36,6 +36,11 @@ export async function engineFor(index: OpenIndex, warn: (message: string) => voi
     }
   }
   return engine;
+}
+
+/** Files the engine of an index reads when it is built (a process keeping the engine rebuilds it when one changes). */
+export function engineInputs(index: OpenIndex): string[] {
+  return [repositoryModelPath(index.root)];
 }
 
 /** Where a command's warning about an unusable model file goes: stderr, even with --json (stdout carries the answer). */

@@ -7,10 +7,8 @@
  * or model builds a new engine.
  */
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Engine } from '@knowing/engine';
 import type { Tokenizer } from '@knowing/pack';
-import { INDEX_DIRECTORY } from './repo.js';
 import type { Location, OpenIndex } from './session.js';
 
 /** How long a replaced index stays open for a command that may still be using it. */
@@ -19,8 +17,11 @@ const RETIRED_CLOSE_MS = 60_000;
 export interface WarmPool {
   /** The open index of a location, opened with `open` the first time and kept; never close it. */
   index(location: Location, open: () => Promise<OpenIndex>): Promise<OpenIndex>;
-  /** The engine over a kept index, built with `create` the first time and again when the model file changed. */
-  engine(index: OpenIndex, create: () => Promise<Engine>): Promise<Engine>;
+  /**
+   * The engine over a kept index, built with `create` the first time and again when one of
+   * `inputs` (files the engine reads when built: the repository's model) changed.
+   */
+  engine(index: OpenIndex, inputs: readonly string[], create: () => Promise<Engine>): Promise<Engine>;
   /** A tokenizer by name, started once. */
   tokenizer(name: string, start: () => Promise<Tokenizer>): Promise<Tokenizer>;
   /** Close every kept index. */
@@ -92,8 +93,8 @@ export function createWarmPool(): WarmPool {
       fresh.index.catch(() => indexes.get(key) === fresh && indexes.delete(key));
       return fresh.index;
     },
-    async engine(index, create) {
-      const key = String(modifiedAt(join(index.root, INDEX_DIRECTORY, 'model.json')));
+    async engine(index, inputs, create) {
+      const key = inputs.map(modifiedAt).join('\0');
       const kept = engines.get(index);
       if (kept && kept.key === key) return kept.engine;
       const engine = create();

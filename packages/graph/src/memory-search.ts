@@ -1,5 +1,5 @@
 /** The in-memory store's two searches, ordered as the SQLite store orders them. */
-import { TEXT_COLUMNS } from './store-kit.js';
+import { compareSearchHits, TEXT_COLUMNS } from './store-kit.js';
 import { conceptTokens, countPhrase, indexTokens, parseQuery, phrasesOf } from './memory-text.js';
 import type { QueryNode } from './memory-text.js';
 import { compareText, invalid, limitOf, weightsOf, type MemoryState, type StoredNode } from './memory-state.js';
@@ -97,16 +97,7 @@ export function searchText(
     });
     hits.push({ node: d.stored.node, score: Math.round(score * 1e9) / 1e9 });
   }
-  // Rounded to 1e-9, ties in source order (file, line), then by qualified name and id: every
-  // store breaks ties the same way.
-  hits.sort(
-    (a, b) =>
-      b.score - a.score ||
-      compareText(a.node.file, b.node.file) ||
-      a.node.startLine - b.node.startLine ||
-      compareText(a.node.qualifiedName, b.node.qualifiedName) ||
-      compareText(a.node.id, b.node.id),
-  );
+  hits.sort(compareSearchHits);
   return hits.slice(0, limit);
 }
 

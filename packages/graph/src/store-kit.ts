@@ -12,7 +12,7 @@
  */
 import { ErrorCode, KnowingError } from './errors.js';
 import { LEXICAL_FIELDS } from './types.js';
-import type { FeedbackTally, FileRecord, GraphEdge, GraphNode, LanguageId, LexicalField, NodeId, NodeKind, Provenance, Snapshot, TextColumn } from './types.js';
+import type { FeedbackTally, FileRecord, GraphEdge, GraphNode, LanguageId, LexicalField, NodeId, NodeKind, Provenance, Snapshot, TextColumn, TextHit } from './types.js';
 
 /**
  * Default BM25 weight of each full-text column (the original system's tuned values): a hit in
@@ -417,4 +417,26 @@ export function joinMixedCaseWords(raw: readonly string[]): string[] {
     }
   }
   return parts;
+}
+
+const byCodeUnits = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
+
+/**
+ * The order `search()` returns hits in, in every store: best score first (scores already
+ * rounded to 1e-9), ties in source order (file, then start line), then by qualified name and id
+ * — never by row numbers, which each store assigns its own way.
+ *
+ * @example
+ * ```ts
+ * hits.sort(compareSearchHits);
+ * ```
+ */
+export function compareSearchHits(a: TextHit, b: TextHit): number {
+  return (
+    b.score - a.score ||
+    byCodeUnits(a.node.file, b.node.file) ||
+    a.node.startLine - b.node.startLine ||
+    byCodeUnits(a.node.qualifiedName, b.node.qualifiedName) ||
+    byCodeUnits(a.node.id, b.node.id)
+  );
 }

@@ -1,5 +1,5 @@
 import { ErrorCode, type LexicalSearchOptions, type TextHit, type TextSearchOptions } from '@knowing/graph';
-import { asciiLower, checkLimit, lexicalFieldWeights, mergeColumnWeights, nodeFromRow, TEXT_COLUMNS, type NodeRow } from '@knowing/graph/store-kit';
+import { asciiLower, checkLimit, compareSearchHits, lexicalFieldWeights, mergeColumnWeights, nodeFromRow, TEXT_COLUMNS, type NodeRow } from '@knowing/graph/store-kit';
 import { sql } from 'kysely';
 import type { StoreCore } from './core.js';
 import { SOURCE, storeError } from './errors.js';
@@ -77,15 +77,7 @@ async function searchText({ t, settings, target, snapshotRead }: StoreCore, quer
       const node = bySeq.get(seq);
       return node === undefined ? [] : [{ node, score }];
     });
-    const byCodeUnits = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
-    hits.sort(
-      (a, b) =>
-        b.score - a.score ||
-        byCodeUnits(a.node.file, b.node.file) ||
-        a.node.startLine - b.node.startLine ||
-        byCodeUnits(a.node.qualifiedName, b.node.qualifiedName) ||
-        byCodeUnits(a.node.id, b.node.id),
-    );
+    hits.sort(compareSearchHits);
     return hits.slice(0, limit);
   });
 }

@@ -11,7 +11,7 @@ import type { CommandContext } from '../command.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
 import { createProgress } from '../progress.js';
 import { changedFiles, ignoreIndexDirectory, refuseBroadRoot, toRepoPath } from '../repo.js';
-import { checkFormat, engineFor, isBinaryFormat, modelWarning } from '../engine.js';
+import { checkFormat, engineFor, engineInputs, isBinaryFormat, modelWarning } from '../engine.js';
 import { locate, openIndex } from '../session.js';
 import { freshen, openFreshIndex } from '../freshen.js';
 import { activeWarmPool } from '../warm.js';
@@ -123,7 +123,7 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
   const index = warm ? await warm.index(location, () => openIndex(ctx)) : await openFreshIndex(ctx);
   try {
     if (warm) await freshen(ctx, index);
-    const engine = warm ? await warm.engine(index, () => engineFor(index, modelWarning(ctx))) : await engineFor(index, modelWarning(ctx));
+    const engine = warm ? await warm.engine(index, engineInputs(index), () => engineFor(index, modelWarning(ctx))) : await engineFor(index, modelWarning(ctx));
     const options = { format, ...(budget !== undefined ? { budget } : {}), ...(booleanValue(ctx.values, 'fresh') ? { fresh: true } : {}) };
     const { result, title } = await answer(ctx, engine, index, query, options);
     const fitted = fitPack(result.pack, {
