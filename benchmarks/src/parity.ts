@@ -4,7 +4,7 @@
  * how many tasks ranked the same symbols in the same order (top 10 and the whole packed answer)
  * and the largest score difference.
  *
- *   pnpm bench:parity --corpus <dir> [--repos flask,caddy] [--store postgres://…|temp] [--budget 5000]
+ *   pnpm bench:parity --corpus <dir> [--repos flask,caddy] [--store postgres://…|temp] [--budget 5000] [--bench <task corpus>]
  *
  * `--store temp` (the default) starts a throw-away PostgreSQL from Debian's postgresql package, as
  * the store's tests do. The corpus is never written: each index goes to a temporary folder.
@@ -22,11 +22,17 @@ import { readTasks } from './corpus.js';
 
 const HERE = import.meta.dirname ?? '.';
 const BIN = resolve(HERE, '../../packages/cli/dist/bin.js');
-const BENCH = resolve(HERE, '../../../shared/bench/knowing-corpus');
-const USAGE = 'usage: pnpm bench:parity --corpus <dir> [--repos flask,caddy] [--store postgres://…|temp] [--budget 5000]\n';
+const USAGE = 'usage: pnpm bench:parity --corpus <dir> [--repos flask,caddy] [--store postgres://…|temp] [--budget 5000] [--bench <task corpus>]\n';
 
 const { values } = parseArgs({
-  options: { corpus: { type: 'string' }, repos: { type: 'string', default: 'flask,caddy' }, store: { type: 'string', default: 'temp' }, budget: { type: 'string', default: '5000' } },
+  options: {
+    corpus: { type: 'string' },
+    repos: { type: 'string', default: 'flask,caddy' },
+    store: { type: 'string', default: 'temp' },
+    budget: { type: 'string', default: '5000' },
+    // The tasks sit next to the main checkout; a worktree elsewhere has to name them.
+    bench: { type: 'string', default: resolve(HERE, '../../../shared/bench/knowing-corpus') },
+  },
 });
 if (!values.corpus) {
   process.stderr.write(USAGE);
@@ -65,7 +71,7 @@ function firstDifference(a: ContextResult, b: ContextResult): string {
   return 'after the seeds (walk, HITS or ranking)';
 }
 
-const tasks = readTasks(BENCH);
+const tasks = readTasks(resolve(process.env.INIT_CWD ?? process.cwd(), values.bench!));
 const work = mkdtempSync(join(tmpdir(), 'knowing-parity-'));
 const lines: string[] = [];
 try {
