@@ -245,7 +245,12 @@ function edgeAndFileReads(state: MemoryState, { open, run }: Guard): Pick<
     allEdges: () => ({
       async *[Symbol.asyncIterator]() {
         open('allEdges');
-        for (const { edge } of [...edges.values()]) yield edge;
+        // The contract's order: by source, type and target, endpoints in allNodes() order.
+        const seq = (id: NodeId): number => nodes.get(id)!.seq;
+        const ordered = [...edges.values()].sort(
+          (a, b) => seq(a.edge.source) - seq(b.edge.source) || compareText(a.edge.type, b.edge.type) || seq(a.edge.target) - seq(b.edge.target),
+        );
+        for (const { edge } of ordered) yield edge;
       },
     }),
   };

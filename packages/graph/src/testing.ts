@@ -239,6 +239,7 @@ export function testGraphStore(name: string, makeStore: () => Promise<GraphStore
     const suite = contractSuite(makeStore, options);
     describeRoundTrips(suite);
     describeWriteBatches(suite);
+    describeGraphOrder(suite);
     describeLookups(suite);
     describeTextSearch(suite);
     describeLexicalSearch(suite);
@@ -451,6 +452,145 @@ function describeWriteBatches(suite: ContractSuite): void {
       expect(result.edgesDeleted).toBe(0);
       expect((await collect(store.allEdges())).sort(edgeSort)).toEqual(before.sort(edgeSort));
       expect((await store.counts()).nodes).toBe(f.allNodes.length);
+    });
+  });
+}
+
+/**
+ * A repository-sized first batch: files of functions whose docs differ in length (so a
+ * database's rows differ in size and fill many pages unevenly), each calling the next and
+ * referencing the previous, every third calling a placeholder only its own file uses.
+ * `externalNodes` names the placeholders in reverse order of use, after one no edge touches.
+ */
+function sizeableBatch(fileCount: number, perFile: number) {
+  const files: FileWrite[] = [];
+  const used: GraphNode[] = [];
+  for (let f = 0; f < fileCount; f++) {
+    const path = `src/pkg${f % 3}/module_${f}.py`;
+    const nodes: GraphNode[] = [];
+    for (let i = 0; i < perFile; i++) {
+      const doc = Array.from({ length: (i * 37 + f * 11) % 120 }, (_, k) => `term${(i * k + f) % 211}`).join(' ');
+      nodes.push(makeNode({ file: path, name: `step_${f}_${i}`, kind: 'function', start: i * 10 + 1, end: i * 10 + 8, doc }));
+    }
+    const edges: GraphEdge[] = [];
+    nodes.forEach((node, i) => {
+      if (i + 1 < perFile) edges.push(edge(node, nodes[i + 1]!, 'calls', node.startLine + 1));
+      if (i > 0) edges.push(edge(node, nodes[i - 1]!, 'references', node.startLine + 2));
+      if (i % 3 === 0) {
+        const placeholder = makeExternal(`vendor${f}.helper${i}`);
+        used.push(placeholder);
+        edges.push(edge(node, placeholder, 'calls', node.startLine + 3));
+      }
+    });
+    files.push({ file: fileRecord(path), nodes, edges });
+  }
+  const placeholders = [...used].reverse();
+  const batch: WriteBatch = { files, externalNodes: [makeExternal('vendor.unused'), ...placeholders] };
+  return { files, placeholders, batch };
+}
+
+/** `edges` as `source type target` lines, in the contract's order over `order` (node ids in allNodes() order). */
+function edgesInGraphOrder(edges: readonly GraphEdge[], order: readonly NodeId[]): string[] {
+  const place = new Map(order.map((id, i) => [id, i]));
+  const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  return [...edges]
+    .sort((a, b) => place.get(a.source)! - place.get(b.source)! || byCodeUnits(a.type, b.type) || place.get(a.target)! - place.get(b.target)!)
+    .map((e) => `${e.source} ${e.type} ${e.target}`);
+}
+
+/**
+ * The order allNodes() and allEdges() give (see GraphReader.allNodes): consumers build
+ * adjacencies and communities in it, so two stores holding the same graph in different orders
+ * rank differently.
+ */
+function describeGraphOrder(suite: ContractSuite): void {
+  describe('graph order', () => {
+    const nodeOrder = async (store: GraphStore): Promise<NodeId[]> => ids(await collect(store.allNodes()));
+
+    suite.test('a first batch is numbered in write order: file by file, then its placeholders; edges by source, type and target', async ({ store }) => {
+      const big = sizeableBatch(12, 40);
+      await store.applyBatch(big.batch);
+      const order = await nodeOrder(store);
+      expect(order).toEqual([...big.files.flatMap((w) => ids(w.nodes)), ...ids(big.placeholders)]);
+      const edges = await collect(store.allEdges());
+      expect(edges.map((e) => `${e.source} ${e.type} ${e.target}`)).toEqual(edgesInGraphOrder(big.files.flatMap((w) => w.edges), order));
+    });
+
+    suite.test('a later batch keeps every surviving node in place and appends new ones in write order', async ({ store }) => {
+      const big = sizeableBatch(12, 40);
+      await store.applyBatch(big.batch);
+      const first = await nodeOrder(store);
+      const rewritten = big.files[2]!;
+      const dropped = rewritten.nodes[6]!;
+      const fresh = makeNode({ file: rewritten.file.path, name: 'fresh_step', kind: 'function', start: 1000, end: 1004 });
+      const late = [0, 1].map((i) => makeNode({ file: 'src/pkg9/late.py', name: `late_${i}`, kind: 'function', start: i * 5 + 1, end: i * 5 + 3 }));
+      const [lateA, lateB] = [makeExternal('vendor.late_a'), makeExternal('vendor.late_b')];
+      const reused = big.placeholders.at(-1)!;
+      const kept = rewritten.nodes.filter((n) => n !== dropped);
+      const keptEdges = rewritten.edges.filter((e) => e.source !== dropped.id && e.target !== dropped.id);
+      const lateEdges = [edge(late[0]!, lateB, 'calls'), edge(late[1]!, lateA, 'calls'), edge(late[1]!, reused, 'calls')];
+      // Kept nodes written in another order, the new one among them: places do not follow the write.
+      await store.applyBatch({
+        deleteFiles: [big.files[7]!.file.path],
+        files: [
+          { ...rewritten, nodes: [...kept.slice(0, 10).reverse(), fresh, ...kept.slice(10)], edges: keptEdges },
+          { file: fileRecord('src/pkg9/late.py'), nodes: late, edges: lateEdges },
+        ],
+        externalNodes: [lateA, reused, lateB],
+      });
+      // File 7's nodes go, and with them the placeholders only they used; so does the dropped node's.
+      const droppedPlaceholder = makeExternal('vendor2.helper6');
+      const onlyFile7 = big.placeholders.filter((p) => p.qualifiedName.startsWith('external://vendor7.'));
+      const gone = new Set([dropped.id, droppedPlaceholder.id, ...ids(big.files[7]!.nodes), ...ids(onlyFile7)]);
+      const second = [...first.filter((id) => !gone.has(id)), fresh.id, ...ids(late), lateA.id, lateB.id];
+      expect(await nodeOrder(store)).toEqual(second);
+
+      // Written again, the dropped node and its placeholder are new: appended, not put back.
+      await store.applyBatch({ files: [{ ...rewritten, nodes: [...rewritten.nodes, fresh] }], externalNodes: big.placeholders });
+      expect(await nodeOrder(store)).toEqual([...second, dropped.id, droppedPlaceholder.id]);
+    });
+
+    suite.test('a node keeps its place when rewritten, moved to a file the batch writes first, or a placeholder written as a symbol', async ({ store, f }) => {
+      await store.applyBatch(f.batch);
+      const before = await nodeOrder(store);
+      const server = f.files[f.paths.server]!;
+      const session = f.files[f.paths.session]!;
+      // refresh_token moves from session.py into server.py, written before session.py.
+      const moved = { ...f.n.refresh_token, file: f.paths.server, startLine: 60, endLine: 66 };
+      const resolved = { ...f.ext.json_dumps, kind: 'function' as const, language: 'python' as const, file: f.paths.server, startLine: 70, endLine: 72, external: false };
+      await store.applyBatch({
+        files: [
+          { ...server, nodes: [resolved, ...server.nodes, moved] },
+          { ...session, nodes: session.nodes.filter((n) => n.id !== f.n.refresh_token.id) },
+        ],
+      });
+      expect(await nodeOrder(store)).toEqual(before);
+      expect((await store.getNode(f.n.refresh_token.id))?.file).toBe(f.paths.server);
+      expect((await store.getNode(f.ext.json_dumps.id))?.external).toBe(false);
+    });
+
+    suite.test('an id two files of a batch write takes the place of the first; one a later file takes from an earlier one is new', async ({ store, f }) => {
+      await store.applyBatch(f.batch);
+      const before = await nodeOrder(store);
+      const one = makeNode({ file: 'src/x/one.py', name: 'one', kind: 'function', start: 1, end: 3 });
+      const two = makeNode({ file: 'src/x/two.py', name: 'two', kind: 'function', start: 1, end: 3 });
+      const shared = makeNode({ file: 'src/x/one.py', name: 'shared', kind: 'function', start: 5, end: 9 });
+      const routes = f.files[f.paths.routes]!;
+      const tests = f.files[f.paths.tests]!;
+      // routes.py comes first and no longer declares handle_login; tests.py, after it, does.
+      const taken = { ...f.n.handle_login, file: f.paths.tests, startLine: 40, endLine: 50 };
+      await store.applyBatch({
+        files: [
+          { file: fileRecord(one.file), nodes: [one, shared], edges: [] },
+          { ...routes, nodes: [f.n.before_request], edges: routes.edges.filter((e) => e.source === f.n.before_request.id) },
+          { file: fileRecord(two.file), nodes: [two, { ...shared, file: two.file, startLine: 11, endLine: 15 }], edges: [] },
+          { ...tests, nodes: [...tests.nodes, taken] },
+        ],
+        externalNodes: [f.ext.json_dumps],
+      });
+      const removed = new Set([f.n.handle_login.id, f.ext.requests_get.id]);
+      expect(await nodeOrder(store)).toEqual([...before.filter((id) => !removed.has(id)), one.id, shared.id, two.id, taken.id]);
+      expect((await store.getNode(shared.id))?.file).toBe(two.file);
     });
   });
 }

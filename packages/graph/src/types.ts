@@ -217,14 +217,28 @@ export interface GraphReader {
   nodeCounts?(): Promise<NodeCounts>;
   /**
    * Every node and edge in the lean form an adjacency is built from: nodes in `allNodes()`
-   * order with only what their flags need, edges with their endpoints' ids. Optional: a store
-   * that can read this without building whole nodes and edges (SQLite reads it several times
-   * faster) offers it; the walk falls back to `allNodes()` and `allEdges()`.
+   * order with only what their flags need, edges in `allEdges()` order with their endpoints'
+   * ids. Optional: a store that can read this without building whole nodes and edges (SQLite
+   * reads it several times faster) offers it; the walk falls back to `allNodes()` and
+   * `allEdges()`.
    */
   graphOutline?(): Promise<GraphOutline>;
-  /** Every node, in unspecified order (for building in-memory structures). */
+  /**
+   * Every node, in graph order — the same in every store, because adjacencies and communities
+   * are built in it and it decides their ties. Each batch appends the nodes it creates, after
+   * every node already stored, in the order it applies them (see {@link WriteBatch}): the
+   * nodes of its files, file by file in the order of `files` and each file's nodes in order
+   * (an id several files of the batch write takes the place of the first), then its new
+   * external placeholders in the order of `externalNodes`. A node keeps its place while it
+   * exists: rewritten, moved to another file, or a placeholder written as a real symbol. A
+   * node removed and written again is new, also within one batch (its file, rewritten without
+   * it, comes before the file that now declares it). Removing a node closes its gap.
+   */
   allNodes(): AsyncIterable<GraphNode>;
-  /** Every edge, in unspecified order. */
+  /**
+   * Every edge, by source in `allNodes()` order, then type (code-unit order), then target in
+   * `allNodes()` order.
+   */
   allEdges(): AsyncIterable<GraphEdge>;
 }
 

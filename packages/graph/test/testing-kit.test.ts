@@ -111,10 +111,15 @@ function createMemoryStore(): GraphStore {
       };
     },
     async *allNodes() {
-      yield* [...nodes.values()].reverse();
+      // A Map keeps an id where it was first set until it is deleted: the contract's order.
+      yield* nodes.values();
     },
     async *allEdges() {
-      for (const v of edges.values()) yield v.edge;
+      const place = new Map([...nodes.keys()].map((id, i) => [id, i]));
+      const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+      yield* [...edges.values()]
+        .map((v) => v.edge)
+        .sort((a, b) => place.get(a.source)! - place.get(b.source)! || byCodeUnits(a.type, b.type) || place.get(a.target)! - place.get(b.target)!);
     },
     async applyBatch(batch) {
       const nodesBefore = new Map(nodes);

@@ -73,6 +73,7 @@ class StagedNodes {
     language: [] as string[], file: [] as string[], package: [] as string[], start_line: [] as number[], end_line: [] as number[],
     signature: [] as string[], doc: [] as string[], is_test: [] as boolean[], external: [] as boolean[],
     tsv: [] as (string | null)[], tsv_len: [] as (number | null)[], lexical_len: [] as (number | null)[],
+    first_file: [] as (number | null)[], ord: [] as number[],
   };
   readonly lexical = { id: [] as string[], term: [] as string[], tf: LEXICAL_FIELDS.map(() => [] as number[]) };
 
@@ -80,8 +81,14 @@ class StagedNodes {
     return this.columns.id.length;
   }
 
-  add(node: GraphNode, pkg: string, file: { readonly concepts: string; readonly path: string } | null, doc: LexicalDocument | undefined): void {
+  /**
+   * Stage `node` after the nodes staged so far. `firstFile` is the 1-based place in the batch's
+   * files of the first file that writes it (null for a placeholder).
+   */
+  add(node: GraphNode, pkg: string, file: { readonly concepts: string; readonly path: string } | null, doc: LexicalDocument | undefined, firstFile: number | null): void {
     const c = this.columns;
+    c.ord.push(c.id.length);
+    c.first_file.push(firstFile);
     c.id.push(node.id);
     c.name.push(node.name);
     c.name_lower.push(asciiLower(node.name));
@@ -117,6 +124,20 @@ class StagedNodes {
       tf.forEach((n, f) => this.lexical.tf[f]!.push(n));
     }
   }
+}
+
+/**
+ * The nodes the batch's files write, one per id, in the order the other stores number new
+ * nodes: file by file, each file's nodes in their order, an id written by several files in
+ * the place of the first (`first`) with the values of the last (`at`, the file they come from).
+ */
+function fileNodesInWriteOrder(writes: readonly FileWrite[]): Map<string, { readonly node: GraphNode; readonly at: number; readonly first: number }> {
+  const out = new Map<string, { readonly node: GraphNode; readonly at: number; readonly first: number }>();
+  writes.forEach((w, at) => {
+    // Map.set on a known id keeps the id where it was first set.
+    for (const node of lastWins(w.nodes, (n) => n.id)) out.set(node.id, { node, at, first: out.get(node.id)?.first ?? at });
+  });
+  return out;
 }
 
 /** Staged edges: the final owner and values of each (source, type, target) the batch writes. */
@@ -216,7 +237,7 @@ async function stageBatch({ trx, run }: BatchWrite, batch: WriteBatch, writes: r
       `CREATE TEMP TABLE knowing_stage_nodes (
          id text COLLATE "C", name text, name_lower text, qualified_name text, kind text, language text, file text COLLATE "C",
          package text COLLATE "C", start_line int, end_line int, signature text, doc text, is_test boolean, external boolean,
-         tsv text, tsv_len int, lexical_len int) ON COMMIT DROP;
+         tsv text, tsv_len int, lexical_len int, first_file int, ord int) ON COMMIT DROP;
        CREATE TEMP TABLE knowing_stage_lexical (id text COLLATE "C", term text COLLATE "C", tf_name int, tf_path int, tf_signature int,
          tf_doc int, tf_body int, tf_members int) ON COMMIT DROP;
        CREATE TEMP TABLE knowing_stage_edges (owner text COLLATE "C", source text COLLATE "C", type text COLLATE "C", target text COLLATE "C",
@@ -228,23 +249,14 @@ async function stageBatch({ trx, run }: BatchWrite, batch: WriteBatch, writes: r
     .execute(trx);
 
   const staged = new StagedNodes();
-  const fileNodeIds = new Set<string>();
-  // A node written by several files of the batch belongs to the last of them.
-  const lastFileOf = new Map<string, number>();
-  writes.forEach((w, i) => {
-    for (const node of w.nodes) lastFileOf.set(node.id, i);
-  });
-  writes.forEach((w, i) => {
-    const pkg = packageOf(w.file.path);
-    const file = fileColumns(w.file.path);
-    for (const node of lastWins(w.nodes, (n) => n.id)) {
-      if (lastFileOf.get(node.id) !== i) continue;
-      fileNodeIds.add(node.id);
-      staged.add(node, pkg, file, w.lexical?.get(node.id));
-    }
-  });
+  const fileNodes = fileNodesInWriteOrder(writes);
+  const columnsOf = writes.map((w) => ({ pkg: packageOf(w.file.path), file: fileColumns(w.file.path) }));
+  for (const { node, at, first } of fileNodes.values()) {
+    const { pkg, file } = columnsOf[at]!;
+    staged.add(node, pkg, file, writes[at]!.lexical?.get(node.id), first + 1);
+  }
   // A real symbol is never downgraded to a placeholder.
-  for (const node of lastWins(batch.externalNodes, (n) => n.id)) if (!fileNodeIds.has(node.id)) staged.add(node, '', null, undefined);
+  for (const node of lastWins(batch.externalNodes, (n) => n.id)) if (!fileNodes.has(node.id)) staged.add(node, '', null, undefined, null);
 
   const c = staged.columns;
   for (let at = 0; at < staged.size; at += STAGE_CHUNK) {
@@ -254,7 +266,7 @@ async function stageBatch({ trx, run }: BatchWrite, batch: WriteBatch, writes: r
         ${slice(c.qualified_name, at)}::text[], ${slice(c.kind, at)}::text[], ${slice(c.language, at)}::text[], ${slice(c.file, at)}::text[],
         ${slice(c.package, at)}::text[], ${slice(c.start_line, at)}::int[], ${slice(c.end_line, at)}::int[], ${slice(c.signature, at)}::text[],
         ${slice(c.doc, at)}::text[], ${slice(c.is_test, at)}::boolean[], ${slice(c.external, at)}::boolean[], ${slice(c.tsv, at)}::text[],
-        ${slice(c.tsv_len, at)}::int[], ${slice(c.lexical_len, at)}::int[])`);
+        ${slice(c.tsv_len, at)}::int[], ${slice(c.lexical_len, at)}::int[], ${slice(c.first_file, at)}::int[], ${slice(c.ord, at)}::int[])`);
   }
   const lx = staged.lexical;
   for (let at = 0; at < lx.id.length; at += STAGE_CHUNK) {
@@ -293,9 +305,11 @@ async function removeEdges({ t, run, tally }: BatchWrite, from: RawBuilder<unkno
 }
 
 /**
- * 2. What goes: the nodes of deleted files, the nodes of written files absent from the batch
- * (a node written by another file of the batch moved there and stays), the edges of both
- * and the edges the deleted files owned.
+ * 2. What goes: the nodes of deleted files, the nodes of written files absent from their
+ * file's write, the edges of both and the edges the deleted files owned. Files are applied
+ * in batch order, so a node that an earlier file of the batch writes has moved there before
+ * its old file is rewritten and stays; one that only a later file writes is removed first and
+ * written anew (a new place at the end, see GraphReader.allNodes), as in every store.
  */
 async function removeGone(w: BatchWrite, deleted: readonly string[], written: readonly string[]): Promise<void> {
   const { t, run, tally } = w;
@@ -305,8 +319,8 @@ async function removeGone(w: BatchWrite, deleted: readonly string[], written: re
   if (written.length > 0) {
     await run(sql`
       INSERT INTO ${STAGE.doomed}
-      SELECT n.seq FROM ${t.nodes} n WHERE n.file = ANY(${written}::text[])
-        AND NOT EXISTS (SELECT 1 FROM ${STAGE.nodes} s WHERE s.id = n.id)
+      SELECT n.seq FROM ${t.nodes} n JOIN unnest(${written}::text[]) WITH ORDINALITY AS w(path, place) ON n.file = w.path
+      WHERE NOT EXISTS (SELECT 1 FROM ${STAGE.nodes} s WHERE s.id = n.id AND s.first_file <= w.place)
       ON CONFLICT DO NOTHING`);
   }
   await removeEdges(w, sql`USING ${STAGE.doomed} d WHERE e.src = d.seq`);
@@ -349,12 +363,15 @@ async function writeNodes({ t, run, tally }: BatchWrite, staged: StagedNodes): P
     ON CONFLICT DO NOTHING`);
 
   // 5. Nodes: inserted, or updated when something changed (placeholders only update placeholders).
+  // New rows take their seq in staging order, which is explicit: a scan of the staging table
+  // returns its heap order, and small rows (placeholders, fields) fill the space larger ones
+  // left on earlier pages, so placeholders were numbered among a repository's file symbols.
   tally.nodesWritten += countOf(
     await run<{ n: number }>(sql`
       WITH up AS (
         INSERT INTO ${t.nodes} AS n (id, name, name_lower, qualified_name, kind, language, file, package, start_line, end_line, signature, doc, is_test, external)
         SELECT id, name, name_lower, qualified_name, kind, language, file, package, start_line, end_line, signature, doc, is_test, external
-        FROM ${STAGE.nodes}
+        FROM ${STAGE.nodes} ORDER BY ord
         ON CONFLICT (id) DO UPDATE SET name = excluded.name, name_lower = excluded.name_lower, qualified_name = excluded.qualified_name,
           kind = excluded.kind, language = excluded.language, file = excluded.file, package = excluded.package,
           start_line = excluded.start_line, end_line = excluded.end_line, signature = excluded.signature, doc = excluded.doc,
