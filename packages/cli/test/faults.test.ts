@@ -154,8 +154,8 @@ describe('knowing index interrupted with SIGINT (Ctrl-C)', () => {
     const db = v1Copy();
     const run = await knowingWithFault(['index', '--db', db], { cwd: live, fault });
     expect(run.fired, run.stderr).toBe(true);
-    // 130 is what the docs promise; 0 is what happens today (the bug pinned below).
-    expect([0, 130]).toContain(run.code);
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toContain('interrupted after the new index was written; it is complete and in use');
     expect(whichGraph(await graphAt(db), { old: OLD, new: NEW })).toBe('new');
     const next = await knowing(['index', '--json', '--db', db], { cwd: live });
     expect(next.code, next.stderr).toBe(0);

@@ -9,22 +9,13 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresUnavailable, startPostgres } from '../../store-postgres/test/support/postgres.js';
-import type { TestPostgres } from '../../store-postgres/test/support/postgres.js';
+import { startPostgresOrSkip } from '../../store-postgres/test/support/postgres.js';
 import { fixtureRepo, knowing, removeScratch } from './helpers.js';
 import { McpHttpSession, serve } from './serve-client.js';
 
 const STORE_POSTGRES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'store-postgres');
 
-let server: TestPostgres | undefined;
-let skipReason = '';
-try {
-  server = await startPostgres({ database: 'knowing_cli_test' });
-} catch (error) {
-  if (!(error instanceof PostgresUnavailable)) throw error;
-  skipReason = error.message;
-  process.stderr.write(`[cli postgres tests] skipped: ${skipReason}\n`);
-}
+const { server, skipReason } = await startPostgresOrSkip('knowing_cli_test', 'cli postgres tests');
 
 afterAll(() => {
   server?.stop();

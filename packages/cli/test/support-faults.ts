@@ -54,8 +54,9 @@ const SQLITE_MODULE = fromStore.resolve('better-sqlite3');
 /** The line the preload writes to stderr when it fires. */
 export const FIRED = 'KNOWING-FAULT-FIRED';
 
-// Runs in the main thread only (worker threads inherit --import). Statement.prototype is
-// shared by every statement the process prepares, so wrapping its run() sees the store's.
+// Worker threads inherit --import: the progress lines are the main thread's, the statements
+// those of whichever thread runs the index (an MCP server's index worker). Statement.prototype
+// is shared by every statement a thread prepares, so wrapping its run() sees the store's.
 const PRELOAD_SOURCE = `
 import { createRequire } from 'node:module';
 import { closeSync, openSync, writeSync } from 'node:fs';
@@ -63,7 +64,7 @@ import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 const spec = JSON.parse(process.env.KNOWING_FAULT ?? 'null');
 Object.defineProperty(process.stderr, 'isTTY', { value: true });
-if (spec && isMainThread) {
+if (spec) {
   let fired = false;
   const fire = (detail) => {
     if (fired) return;
@@ -90,12 +91,14 @@ if (spec && isMainThread) {
   };
   const phase = phases[spec.at];
   if (phase) {
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = (chunk, ...rest) => {
-      const text = String(chunk);
-      if (phase(text)) fire(JSON.stringify(text.replace(/\\r/g, '').trim()));
-      return write(chunk, ...rest);
-    };
+    if (isMainThread) {
+      const write = process.stderr.write.bind(process.stderr);
+      process.stderr.write = (chunk, ...rest) => {
+        const text = String(chunk);
+        if (phase(text)) fire(JSON.stringify(text.replace(/\\r/g, '').trim()));
+        return write(chunk, ...rest);
+      };
+    }
   } else {
     const Database = createRequire(spec.sqlite)(spec.sqlite);
     const scratch = new Database(':memory:');

@@ -43,6 +43,27 @@ export type Freshness =
       readonly progress: IndexProgress | null;
     };
 
+/**
+ * Where index runs happen: in the server's thread ({@link inThreadRunner}) or in a worker
+ * thread of their own (`workerIndexRunner`, index-thread.ts).
+ */
+export interface IndexRunner {
+  /** Whether runs go to a worker thread (false once a worker could not start). */
+  readonly inWorker: boolean;
+  run(full: boolean, onProgress: (event: IndexProgress) => void): Promise<IndexSummary>;
+  /** Release what runs need; a runner that can abandons the run in progress first. */
+  close(): Promise<void>;
+}
+
+/** Runs in the server's thread, over the store the server answers from; `close()` leaves a run in progress to finish. */
+export function inThreadRunner(root: string, store: GraphStore, indexOptions: McpIndexOptions): IndexRunner {
+  return {
+    inWorker: false,
+    run: (full, onProgress) => indexRepository({ ...indexOptions, root, store, full, onProgress }),
+    close: () => Promise.resolve(),
+  };
+}
+
 export interface WaitOptions {
   /** Answer after this long even if the run goes on. */
   readonly waitMs: number;
@@ -69,6 +90,7 @@ export class IndexKeeper {
     private readonly store: GraphStore,
     private readonly indexOptions: McpIndexOptions,
     private readonly log: (message: string) => void,
+    private readonly runner: IndexRunner = inThreadRunner(root, store, indexOptions),
   ) {
     // Unknown language names throw here, when the server is created, not on the first call.
     createLanguageRegistry(indexOptions.languages ? { languages: indexOptions.languages } : {});
@@ -141,6 +163,17 @@ export class IndexKeeper {
     } while (tail !== this.tail);
   }
 
+  /**
+   * Stop running the indexer. In a worker, the run in progress is abandoned — the store keeps
+   * the graph it had, or gets the new one when the write had begun (the batch is one
+   * transaction) — and the runs queued behind it fail; in this thread, they all finish as
+   * before. Resolves once no run is left.
+   */
+  async close(): Promise<void> {
+    await this.runner.close();
+    await this.idle();
+  }
+
   private exclusive<T>(task: () => Promise<T>): Promise<T> {
     const result = this.tail.then(task, task);
     this.tail = result.catch(() => undefined);
@@ -153,18 +186,13 @@ export class IndexKeeper {
     for (const wake of this.startWaiters) wake();
     this.log(`knowing: ${kind} index of ${this.root} started`);
     try {
-      const summary = await indexRepository({
-        ...this.indexOptions,
-        root: this.root,
-        store: this.store,
-        full: kind === 'full',
-        onProgress: (event) => {
-          this.lastProgress = event;
-          for (const listener of this.listeners) listener(event);
-        },
+      const summary = await this.runner.run(kind === 'full', (event) => {
+        this.lastProgress = event;
+        for (const listener of this.listeners) listener(event);
       });
       this.hasIndex = true;
-      this.log(`knowing: ${kind} index done in ${summary.timings.totalMs} ms (${summary.files.parsed} parsed, ${summary.files.unchanged} unchanged)`);
+      const where = this.runner.inWorker ? ', in a worker thread' : '';
+      this.log(`knowing: ${kind} index done in ${summary.timings.totalMs} ms (${summary.files.parsed} parsed, ${summary.files.unchanged} unchanged${where})`);
       return summary;
     } catch (error) {
       this.log(`knowing: ${kind} index failed: ${(error as Error).message}`);

@@ -15,7 +15,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Connection } from './connection.js';
 import { registerContextTools } from './context-tools.js';
-import { IndexKeeper } from './freshness.js';
+import { IndexKeeper, inThreadRunner } from './freshness.js';
+import type { IndexRunner } from './freshness.js';
+import { workerIndexRunner } from './index-thread.js';
 import type { IndexFiles } from './git.js';
 import { registerIndexTools } from './index-tools.js';
 import { guardTransport } from './jsonrpc.js';
@@ -23,7 +25,7 @@ import { LruMap } from './lru.js';
 import { PathGuard } from './paths.js';
 import { FORMATS } from './schemas.js';
 import { registerSymbolTools } from './symbol-tools.js';
-import type { KnowingServer, KnowingServerOptions, McpFormat } from './types.js';
+import type { KnowingServer, KnowingServerOptions, McpFormat, McpIndexOptions, StoreLocator } from './types.js';
 import { yieldingStore } from './yielding.js';
 import { sourceReader } from './source.js';
 
@@ -112,7 +114,7 @@ export interface RepositoryHost {
   readonly indexWaitMs: number;
   readonly maxTaskChars: number;
   readonly log: (message: string) => void;
-  /** Wait for a running index run, then close the store if the host opened it. */
+  /** Stop the index runs (`IndexKeeper.close`), then close the store if the host opened it. */
   close(): Promise<void>;
 }
 
@@ -149,6 +151,36 @@ async function hostSettings(options: KnowingServerOptions): Promise<HostSettings
   return { defaultFormat, packHistory, refresh, indexing, indexWaitMs, maxTaskChars, log: options.log ?? (() => {}) };
 }
 
+/**
+ * Where the index worker opens the store: the locator given with a store, or the file the host
+ * opened; none for a store given alone or an in-memory database (runs stay in this thread).
+ */
+function storeLocatorOf(options: KnowingServerOptions, root: string, opened: string | null): StoreLocator | undefined {
+  const given = options.storeLocator;
+  if (given === undefined) return options.store || opened === null || opened === ':memory:' ? undefined : { kind: 'sqlite', path: opened };
+  const refuse = (message: string, hint: string): never => {
+    throw new KnowingError(ErrorCode.InvalidArgument, message, { source: 'mcp', hint });
+  };
+  if (!options.store) refuse('storeLocator says where a store passed as `store` lives, and no store was passed', 'pass the store too, or leave storeLocator out: a server that opens dbPath knows where it is');
+  if (given.kind === 'sqlite') {
+    if (typeof given.path !== 'string' || given.path === '' || given.path === ':memory:') {
+      refuse(`storeLocator.path must name the SQLite file of the store, got ${JSON.stringify(given.path)}`, 'an in-memory database cannot be opened twice: leave storeLocator out to index in the server\'s thread');
+    }
+    return { kind: 'sqlite', path: path.resolve(root, given.path) };
+  }
+  if (given.kind === 'postgres') {
+    if (typeof given.connectionString !== 'string' || given.connectionString === '') refuse('storeLocator.connectionString must be a PostgreSQL URL', 'postgres://user@host:5432/database');
+    return given;
+  }
+  return refuse(`unknown storeLocator kind ${JSON.stringify((given as { kind?: unknown }).kind)}`, "use { kind: 'sqlite', path } or { kind: 'postgres', connectionString, repository }");
+}
+
+/** In a worker when the store can be opened there too, else in this thread. */
+function indexRunner(root: string, store: GraphStore, indexOptions: McpIndexOptions, locator: StoreLocator | undefined, log: (message: string) => void): IndexRunner {
+  const inThread = inThreadRunner(root, store, indexOptions);
+  return locator ? workerIndexRunner({ root, locator, indexOptions, log, inThread }) : inThread;
+}
+
 /** Check the options and open what every connection to the repository shares. */
 export async function openRepositoryHost(options: KnowingServerOptions): Promise<RepositoryHost> {
   const settings = await hostSettings(options);
@@ -159,6 +191,7 @@ export async function openRepositoryHost(options: KnowingServerOptions): Promise
   const requestedDb = options.dbPath ?? DEFAULT_SERVER_OPTIONS.dbPath;
   // With a store passed in, a dbPath is only reported (index_status), never opened.
   const dbPath = options.store && options.dbPath === undefined ? null : requestedDb === ':memory:' ? requestedDb : path.resolve(root, requestedDb);
+  const locator = settings.indexing ? storeLocatorOf(options, root, options.store ? null : dbPath) : undefined;
   const ownStore: GraphStore = options.store ?? (await createSqliteStore({ path: dbPath! }));
   const ownsStore = !options.store;
   if (ownsStore && options.dbPath === undefined) await ignoreIndexDirectory(path.dirname(dbPath!));
@@ -174,7 +207,8 @@ export async function openRepositoryHost(options: KnowingServerOptions): Promise
   let engine: Engine;
   let answerTokenizer: Tokenizer;
   try {
-    keeper = new IndexKeeper(root, store, options.indexOptions ?? {}, log);
+    const indexOptions = options.indexOptions ?? {};
+    keeper = new IndexKeeper(root, store, indexOptions, log, indexRunner(root, store, indexOptions, locator, log));
     const tokenizer = options.engine?.tokenizer;
     // A ranker passed in wins; else the repository's own model (`knowing train`), when usable.
     const learnedModel =
@@ -214,7 +248,8 @@ export async function openRepositoryHost(options: KnowingServerOptions): Promise
     async close() {
       if (closed) return;
       closed = true;
-      await keeper.idle();
+      // The worker's connection goes first: the last one to close removes SQLite's -wal file.
+      await keeper.close();
       if (ownsStore) await ownStore.close();
     },
   };

@@ -11,6 +11,29 @@ export type McpFormat = 'gcf' | 'xml' | 'markdown' | 'json' | 'gcb';
 /** Indexer settings the server passes through (root, store and progress are its own). */
 export type McpIndexOptions = Omit<IndexOptions, 'root' | 'store' | 'onProgress' | 'signal' | 'full'>;
 
+/**
+ * Where a store lives, for the server's index worker to open a connection of its own
+ * ({@link KnowingServerOptions.storeLocator}): a SQLite file (in WAL mode, so the server's own
+ * connection reads the previous graph until the worker's write commits), or a PostgreSQL
+ * database as `createPostgresStore` of `@knowing/store-postgres` (then an installed peer
+ * dependency) takes it.
+ *
+ * @example
+ * ```ts
+ * const sqlite: StoreLocator = { kind: 'sqlite', path: '/src/shop/.knowing/graph.db' };
+ * const postgres: StoreLocator = { kind: 'postgres', connectionString: 'postgres://knowing@db:5432/knowing', repository: 'shop' };
+ * ```
+ */
+export type StoreLocator =
+  | { readonly kind: 'sqlite'; readonly path: string }
+  | {
+      readonly kind: 'postgres';
+      /** A libpq-style URL (`postgres://user:password@host:5432/database`). */
+      readonly connectionString: string;
+      /** The repository's name in the database. @default 'default' (as `createPostgresStore`) */
+      readonly repository?: string;
+    };
+
 /** Engine settings the server passes through (the store and the format costs are its own). */
 export type McpEngineExtras = Omit<CreateEngineOptions, 'store' | 'symbolCost' | 'options'>;
 
@@ -33,6 +56,20 @@ export interface KnowingServerOptions {
   readonly dbPath?: string;
   /** Use this store instead of opening `dbPath` (then only shown by `index_status`); `close()` leaves it open. */
   readonly store?: GraphStore;
+  /**
+   * Where the `store` passed in lives, so that index runs (the first index, the refresh before
+   * an answer, `reindex`) run in a worker thread over a connection of their own while this
+   * thread goes on answering. It must name the database `store` reads: the run's write is one
+   * transaction, and the server sees the new graph once it commits. A server that opens
+   * `dbPath` itself knows where its store is and needs no locator.
+   *
+   * Without one — a server handed only a store object (a memory store, a wrapped store), or one
+   * on `dbPath: ':memory:'` — runs stay in the server's thread: discovery and parsing let other
+   * requests in, but resolution and the write hold the thread, about 1–2 s for a full index of
+   * a few hundred files. They stay there too when the worker cannot start (the log says why).
+   * @default none with `store`; `{ kind: 'sqlite', path: dbPath }` when the server opens `dbPath`
+   */
+  readonly storeLocator?: StoreLocator;
   /** Engine tunables (budgets, channels, walk, …); the engine's defaults otherwise. */
   readonly engineOptions?: EngineOptionsInput;
   /** A custom ranker, equivalence classes, tokenizer or vector channel for the engine. */
@@ -101,7 +138,11 @@ export interface KnowingServer {
   readonly sessionId: string;
   /** Attach to a transport (one connection per server). */
   connect(transport: Transport): Promise<void>;
-  /** Close the connection, wait for a running index run, and close the store if the server opened it. */
+  /**
+   * Close the connection, stop the index runs — one in the index worker is abandoned (the store
+   * keeps its graph, or gets the new one when the write had begun), one in this thread is
+   * waited for — and close the store if the server opened it.
+   */
   close(): Promise<void>;
 }
 

@@ -3,12 +3,15 @@
 // index, and stopped with SIGINT and SIGTERM during a reindex. Afterwards the database must
 // pass `integrity_check` and hold either the graph it held before (same snapshot root and
 // counts) or the graph an uninterrupted index produces; a server restarted on it must answer,
-// `index_status` must describe that graph, and a reindex must produce the new one.
+// `index_status` must describe that graph, and a reindex must produce the new one. And a run
+// held inside its batch transaction: the server answers meanwhile, from the old graph.
 //
 // The points are hit from inside the server process: a preloaded module wraps better-sqlite3's
-// Statement#run (the prototype every statement of the process shares) and sends the signal
-// to its own process just before the chosen statement. See packages/cli/test/support-faults.ts
-// for the same technique against `knowing index`; docs/reliability.md lists the cases.
+// Statement#run (the prototype every statement of a thread shares) in every thread — the index
+// runs in the server's index worker, which inherits the preload — and, just before the chosen
+// statement, sends the signal to its own process or holds the thread. See
+// packages/cli/test/support-faults.ts for the same technique against `knowing index`;
+// docs/reliability.md lists the cases.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { appendFileSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,7 +35,10 @@ const Database = fromStore('better-sqlite3') as new (file: string) => { pragma(s
 /** Where the fault fires: the statement the server is about to run. */
 interface Fault {
   readonly at: 'extraction-note' | 'batch' | 'committed';
-  readonly signal: NodeJS.Signals;
+  /** Sent to the server's process there. */
+  readonly signal?: NodeJS.Signals;
+  /** Instead of a signal: the thread waits there until this file exists. */
+  readonly hold?: string;
   /** For `extraction-note` and `batch`: which statement of that kind. @default 1 */
   readonly n?: number;
 }
@@ -45,10 +51,9 @@ const FIRED = 'KNOWING-FAULT-FIRED';
 // committed: the first statement outside a transaction after the snapshot row was written.
 const PRELOAD = `data:text/javascript,${encodeURIComponent(`
 import { createRequire } from 'node:module';
-import { writeSync } from 'node:fs';
-import { isMainThread } from 'node:worker_threads';
+import { existsSync, writeSync } from 'node:fs';
 const spec = JSON.parse(process.env.KNOWING_FAULT ?? 'null');
-if (spec && isMainThread) {
+if (spec) {
   const Database = createRequire(spec.sqlite)(spec.sqlite);
   const scratch = new Database(':memory:');
   const proto = Object.getPrototypeOf(scratch.prepare('SELECT 1'));
@@ -67,7 +72,10 @@ if (spec && isMainThread) {
     if (hit && !fired) {
       fired = true;
       writeSync(2, '${FIRED} ' + spec.at + ': ' + sql.slice(0, 40) + '\\n');
-      process.kill(process.pid, spec.signal);
+      if (spec.hold) {
+        const nap = new Int32Array(new SharedArrayBuffer(4));
+        while (!existsSync(spec.hold)) Atomics.wait(nap, 0, 0, 20);
+      } else process.kill(process.pid, spec.signal);
     }
     if (/^\\s*INSERT INTO snapshots/i.test(sql)) snapshotWritten = true;
     return run.apply(this, args);
@@ -254,6 +262,11 @@ async function indexStatus(client: Client): Promise<Status> {
   return result.structuredContent as unknown as Status;
 }
 
+/** Resolves once the server's stderr holds `text` (the fault fired, a line was logged). */
+async function stderrShows(server: Server, text: string): Promise<void> {
+  while (!server.stderr().includes(text)) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 /** A reindex call that the fault ends: the call fails with the connection, the process ends. */
 async function reindexUntilStopped(server: Server, tool = 'reindex', args: Record<string, unknown> = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   const call = server.client.callTool({ name: tool, arguments: args }, undefined, { timeout: 60_000 });
@@ -332,5 +345,65 @@ describe('the MCP server stopped by a signal during a reindex', () => {
     const state = await graphAt(db);
     expect(['old', 'new']).toContain(which(state, OLD));
     await restartAndReindex(live, db, state);
+  });
+});
+
+/** A server on a copy of the old database, its reindex call held at `at` (the thread there waits) until `release()`. */
+async function heldReindex(at: Fault['at'], n: number): Promise<{ db: string; server: Server; reindex: ReturnType<Client['callTool']>; release(): void }> {
+  const db = v1Copy();
+  const file = path.join(freshDir(), 'release');
+  const server = await startServer(live, db, { at, n, hold: file });
+  const reindex = server.client.callTool({ name: 'reindex', arguments: {} }, undefined, { timeout: 120_000 });
+  reindex.catch(() => undefined);
+  await stderrShows(server, FIRED);
+  return { db, server, reindex, release: () => writeFileSync(file, '') };
+}
+
+describe('the MCP server while its index run is held inside the batch transaction', () => {
+  it('answers pings and index_status from the old graph meanwhile; released, the reindex completes with the new graph', async () => {
+    const { db, server, reindex, release } = await heldReindex('batch', 5);
+    try {
+      let answered = false;
+      reindex.then(
+        () => (answered = true),
+        () => (answered = true),
+      );
+      // The thread writing the batch waits until released. Were it the server's own thread,
+      // none of these would be answered before that.
+      for (let i = 0; i < 5; i++) await server.client.ping({ timeout: 30_000 });
+      const during = (await server.client.callTool({ name: 'index_status', arguments: {} })).structuredContent as unknown as Status & { indexing: { kind: string; phase: string } | null };
+      expect(during.snapshot).toBe(OLD.id);
+      expect({ nodes: during.nodes, edges: during.edges }).toEqual({ nodes: OLD.nodes, edges: OLD.edges });
+      expect(during.indexing).toMatchObject({ kind: 'incremental', phase: 'write' });
+      expect(answered).toBe(false);
+      release();
+      const result = await reindex;
+      expect(result.isError ?? false, textOf(result as never)).toBe(false);
+      const after = await indexStatus(server.client);
+      expect({ snapshot: after.snapshot, nodes: after.nodes, edges: after.edges }).toEqual({ snapshot: NEW.id, nodes: NEW.nodes, edges: NEW.edges });
+    } finally {
+      release();
+      expect(await server.stop()).toEqual({ code: 0, signal: null });
+    }
+    expect(await graphAt(db)).toEqual(NEW);
+  });
+});
+
+describe('the MCP server whose client leaves during a reindex', () => {
+  it('abandons the run in its worker and exits 0; the database keeps the old graph', async () => {
+    // Held while parsing: the client is gone before the run could reach its write.
+    const { db, server, release } = await heldReindex('extraction-note', 2);
+    try {
+      const exit = server.stop();
+      await stderrShows(server, 'the index run in progress is abandoned');
+      release();
+      // No thread left to keep the process alive.
+      expect(await exit).toEqual({ code: 0, signal: null });
+    } finally {
+      release();
+    }
+    expect(server.stderr()).toMatch(/index failed: \[knowing:mcp\] the index run was abandoned: the server is closing/);
+    expect(await graphAt(db)).toEqual(OLD);
+    await restartAndReindex(live, db, OLD);
   });
 });

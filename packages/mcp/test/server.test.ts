@@ -11,7 +11,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode, KnowingError } from '@knowing/graph';
 import { createKnowingServer, DEFAULT_SERVER_OPTIONS } from '../src/index.js';
 import type { KnowingServer, KnowingServerOptions } from '../src/index.js';
-import { call, FIXTURE, packRootOf, scratchRepo, textOf } from './support/harness.js';
+import { call, connectInProcess, FIXTURE, packRootOf, scratchRepo, textOf } from './support/harness.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -19,16 +19,9 @@ afterEach(async () => {
 });
 
 async function connected(options: Partial<KnowingServerOptions> & { repoRoot: string }): Promise<{ server: KnowingServer; client: Client }> {
-  const server = await createKnowingServer({ indexOptions: { workers: 0 }, ...options });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'knowing-mcp-test', version: '0.0.0' });
-  await client.connect(clientSide);
-  cleanups.push(async () => {
-    await client.close();
-    await server.close();
-  });
-  return { server, client };
+  const connection = await connectInProcess({ indexOptions: { workers: 0 }, ...options });
+  cleanups.push(connection.close);
+  return connection;
 }
 
 function plainCopy(): string {
@@ -77,6 +70,16 @@ describe('createKnowingServer', () => {
   it('rejects an unknown language when created, not on the first call', async () => {
     const error = await createKnowingServer({ repoRoot: plainCopy(), dbPath: ':memory:', indexOptions: { languages: ['cobol'] } }).catch((e: unknown) => e);
     expect((error as KnowingError).code).toBe(ErrorCode.UnknownLanguage);
+  });
+
+  it('rejects a storeLocator without the store it locates, or naming an in-memory database', async () => {
+    const alone = await createKnowingServer({ repoRoot: plainCopy(), storeLocator: { kind: 'sqlite', path: 'graph.db' } }).catch((e: unknown) => e);
+    expect(alone).toMatchObject({ code: ErrorCode.InvalidArgument, message: expect.stringContaining('no store was passed') });
+    const { createSqliteStore } = await import('@knowing/store-sqlite');
+    const store = await createSqliteStore({ path: ':memory:' });
+    cleanups.push(() => store.close());
+    const memory = await createKnowingServer({ repoRoot: plainCopy(), store, storeLocator: { kind: 'sqlite', path: ':memory:' } }).catch((e: unknown) => e);
+    expect(memory).toMatchObject({ code: ErrorCode.InvalidArgument, message: expect.stringContaining('an in-memory database cannot be opened twice') });
   });
 
   it('rejects a pack history that is not a positive whole number', async () => {

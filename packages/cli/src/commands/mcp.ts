@@ -84,7 +84,8 @@ export async function runMcp(ctx: CommandContext): Promise<ExitCode> {
   try {
     await runStdioServer({
       repoRoot: shared?.root ?? location.root,
-      ...(shared ? { indexing: false } : { dbPath: location.dbPath }),
+      // The server's index runs open the file again in a worker thread, so that it answers meanwhile.
+      ...(shared ? { indexing: false } : { dbPath: location.dbPath, storeLocator: { kind: 'sqlite', path: location.dbPath } }),
       store,
       ...(await configuredServerOptions(location.loaded, store)),
       log: (message: string) => {

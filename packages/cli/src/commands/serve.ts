@@ -154,10 +154,14 @@ async function open(ctx: CommandContext, planned: Planned, log: (message: string
   const index = await openWritableIndex(location.postgres ? { ...location, postgres: { ...location.postgres, repository: planned.name } } : location, ctx.cwd);
   try {
     const settings = await configuredServerOptions(location.loaded, index.store);
+    // Where the store is, for the server's index runs: they open it again in a worker thread.
+    const where: Pick<HttpRepository['server'], 'dbPath' | 'storeLocator'> = location.postgres
+      ? { storeLocator: { kind: 'postgres', connectionString: location.postgres.connectionString, repository: index.repository ?? planned.name } }
+      : { dbPath: location.dbPath, storeLocator: { kind: 'sqlite', path: location.dbPath } };
     return {
       repository: {
         name: planned.name,
-        server: { repoRoot: planned.root, store: index.store, ...(location.postgres ? {} : { dbPath: location.dbPath }), refresh, ...settings, log },
+        server: { repoRoot: planned.root, store: index.store, ...where, refresh, ...settings, log },
       },
       store: index.store,
       shown: index.shown,

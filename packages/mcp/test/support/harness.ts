@@ -5,7 +5,10 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createKnowingServer } from '../../src/index.js';
+import type { KnowingServer, KnowingServerOptions } from '../../src/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const FIXTURE = path.join(here, '..', 'fixtures', 'notely');
@@ -66,6 +69,23 @@ export async function spawnServer(root: string, db: string, extra?: object): Pro
   const client = new Client({ name: 'knowing-mcp-test', version: '0.0.0' });
   await client.connect(transport);
   return { client, stderr: () => stderr, close: () => client.close() };
+}
+
+/** A server in this process, and the SDK's client connected to it over the in-memory transport. */
+export async function connectInProcess(options: KnowingServerOptions): Promise<{ server: KnowingServer; client: Client; close(): Promise<void> }> {
+  const server = await createKnowingServer(options);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'knowing-mcp-test', version: '0.0.0' });
+  await client.connect(clientSide);
+  return {
+    server,
+    client,
+    async close() {
+      await client.close();
+      await server.close();
+    },
+  };
 }
 
 /** Call a tool and return its result (the SDK client's result type, narrowed to a tool result). */

@@ -130,3 +130,17 @@ export async function startPostgres(options: { readonly log?: (line: string) => 
   }
   return { url: `postgres://knowing@127.0.0.1:${port}/${database}`, port, stop };
 }
+
+/**
+ * {@link startPostgres} for a test file of another package: the server, or why there is none
+ * (said once on stderr, for the file's `describe.skipIf` title). Stop the server in `afterAll`.
+ */
+export async function startPostgresOrSkip(database: string, label: string): Promise<{ readonly server: TestPostgres | undefined; readonly skipReason: string }> {
+  try {
+    return { server: await startPostgres({ database }), skipReason: '' };
+  } catch (error) {
+    if (!(error instanceof PostgresUnavailable)) throw error;
+    process.stderr.write(`[${label}] skipped: ${error.message}\n`);
+    return { server: undefined, skipReason: error.message };
+  }
+}
