@@ -4,7 +4,7 @@
  * where each missed ground-truth symbol was lost.
  *
  *   pnpm bench:retrieval --corpus <dir> [--repos flask,caddy] [--budget 4000] [--out file] [--explain-misses]
- *                        [--system knowing,bm25,lexical] [--options JSON] [--lexical JSON]
+ *                        [--system knowing,bm25,lexical] [--options JSON] [--lexical JSON] [--model model.json]
  *   pnpm bench:retrieval --tasks benchmarks/history --split heldout --corpus <work dir> [--mirrors <dir>] …
  *
  * Tasks come from the original corpus (`--bench`, checkouts under `--corpus/<repo>`) or, with
@@ -19,9 +19,12 @@
  *   doc comment and body lines, identifiers split and Porter2-stemmed, top 10 by score;
  * - lexical: the engine's lexical channel alone (BM25F with its default field weights).
  * The first system named is the report's `overall`; every system has its own section.
+ * `--model FILE` makes the knowing system rank with that learned model (as `knowing train --out`
+ * or `bench:train --out` write it); the learned system keeps the shipped one, so
+ * `--system knowing,learned` compares the two on the same pass.
  */
 import { execSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +35,7 @@ import { createEngine, createLexicalChannel } from '@knowing/engine';
 import type { Engine, EngineOptionsInput, LexicalChannelInput } from '@knowing/engine';
 import { extractKeywordSet, lexicalQueryTerms } from '@knowing/keywords';
 import type { GraphStore } from '@knowing/graph';
+import type { LearnedModel } from '@knowing/rank';
 import type { BenchTask } from './corpus.js';
 import { corpusJobs, historyJobs } from './jobs.js';
 import { normalizeSymbol, scoreTask, symbolsMatch } from './matching.js';
@@ -56,6 +60,7 @@ const { values } = parseArgs({
     'full-index': { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
     options: { type: 'string' },
+    model: { type: 'string' },
     /** Settings of the lexical channel as JSON, for sweeps: --lexical '{"fieldWeights":{"members":0.5}}'. */
     lexical: { type: 'string' },
     system: { type: 'string', default: 'knowing' },
@@ -93,6 +98,7 @@ mkdirSync(dbDir, { recursive: true });
 /** Engine options as JSON, for sweeps: --options '{"walk":{"alpha":0.15}}'. */
 const engineOptions = values.options ? (JSON.parse(values.options) as EngineOptionsInput) : undefined;
 const wanted = values.repos ? new Set(values.repos.split(',').map((s) => s.trim())) : undefined;
+const learnedModel = values.model ? (JSON.parse(readFileSync(resolve(process.env.INIT_CWD ?? process.cwd(), values.model), 'utf8')) as LearnedModel) : undefined;
 const lexicalSettings = values.lexical ? (JSON.parse(values.lexical) as LexicalChannelInput) : undefined;
 const lexicalChannel = createLexicalChannel(lexicalSettings);
 /** The baseline's document is qualified name, signature, doc and body: the name field adds nothing. */
@@ -200,14 +206,15 @@ for (const job of jobs) {
       indexMs += performance.now() - t0;
       indexedRoot = root;
     }
-    const engineFor = (rankingModel?: 'learned' | 'formula'): Engine =>
+    const engineFor = (rankingModel?: 'learned' | 'formula', model?: LearnedModel): Engine =>
       createEngine({
         store,
         options: { ...engineOptions, ...(rankingModel ? { rankingModel } : {}) },
         ...(lexicalSettings ? { channels: [lexicalChannel] } : {}),
+        ...(model ? { learnedModel: model } : {}),
       });
     const engines = new Map<System, Engine>([
-      ['knowing', engineFor()],
+      ['knowing', engineFor(undefined, learnedModel)],
       ['hybrid', engineFor('formula')],
       ['learned', engineFor('learned')],
     ]);
@@ -279,7 +286,7 @@ const report = {
   command:
     `pnpm bench:retrieval --system ${systems.join(',')} --corpus ${values.corpus}` +
     `${values.tasks ? ` --tasks ${values.tasks} --split ${values.split}` : ''}${values.repos ? ` --repos ${values.repos}` : ''} --budget ${budget}` +
-    `${values['explain-misses'] ? ' --explain-misses' : ''}${values.options ? ` --options '${values.options}'` : ''}${values.lexical ? ` --lexical '${values.lexical}'` : ''}`,
+    `${values['explain-misses'] ? ' --explain-misses' : ''}${values.options ? ` --options '${values.options}'` : ''}${values.lexical ? ` --lexical '${values.lexical}'` : ''}${values.model ? ` --model ${values.model}` : ''}`,
   system: systems[0],
   budget,
   ...first,

@@ -3,6 +3,7 @@
  *
  *   pnpm bench:train --tasks benchmarks/history --split tuning --corpus <work dir> [--mirrors <dir>]
  *                    [--groups groups.json] [--from groups.json] [--out model.json] [--l2 0.01]
+ *                    [--learner linear|trees] [--trees 300] [--depth 3] [--min-leaf 100]
  *
  * For each task the engine runs with the default ranker behind a recorder: the candidates it
  * ranked become one training group (their features in the default ranking's order, so the hard
@@ -18,7 +19,8 @@ import { createLexicalChannel } from '@knowing/engine';
 import type { LexicalChannelInput } from '@knowing/engine';
 import { labelCandidates, orderWithModel, rankingFigures, recordedOrder, recordTrainingGroups, trainingGroupOf } from '@knowing/history';
 import type { RecordedGroup } from '@knowing/history';
-import { trainLearnedModel, LEARNED_FEATURES } from '@knowing/rank';
+import { trainLearnedModel, trainTreeModel, LEARNED_FEATURES } from '@knowing/rank';
+import type { LearnedModel, TrainingGroup } from '@knowing/rank';
 import { normalizeSymbol, symbolsMatch } from './matching.js';
 import { DEFAULT_MIRRORS_DIR, readHistoryManifest, readHistoryTasks, resolveMirror } from './history/index.js';
 
@@ -33,6 +35,11 @@ const { values } = parseArgs({
     groups: { type: 'string' },
     from: { type: 'string' },
     out: { type: 'string' },
+    /** `linear` (pairwise logistic regression) or `trees` (LambdaMART). */
+    learner: { type: 'string', default: 'linear' },
+    trees: { type: 'string' },
+    depth: { type: 'string' },
+    'min-leaf': { type: 'string' },
     l2: { type: 'string' },
     epochs: { type: 'string' },
     negatives: { type: 'string' },
@@ -131,6 +138,17 @@ const train = {
   ...(values.epochs ? { epochs: Number(values.epochs) } : {}),
   ...(values.negatives ? { negativesPerPositive: Number(values.negatives) } : {}),
 };
+const treeOptions = {
+  ...(values.trees ? { trees: Number(values.trees) } : {}),
+  ...(values.depth ? { depth: Number(values.depth) } : {}),
+  ...(values['min-leaf'] ? { minLeaf: Number(values['min-leaf']) } : {}),
+};
+if (values.learner !== 'linear' && values.learner !== 'trees') {
+  process.stderr.write(`unknown --learner ${values.learner}: use linear or trees\n`);
+  process.exit(2);
+}
+const fitModel = (training: readonly TrainingGroup[], trainedOn?: string): LearnedModel =>
+  values.learner === 'trees' ? trainTreeModel(training, treeOptions, trainedOn) : trainLearnedModel(training, train, trainedOn);
 
 let found = 0;
 let total = 0;
@@ -146,15 +164,16 @@ const repos = [...new Set(groups.map((g) => g.repo))];
 process.stdout.write(`leave-one-repository-out over ${repos.length} repositories, ${groups.length} tasks\n`);
 const heldOutOrder = new Map<RecordedGroup, string[]>();
 for (const repo of repos) {
-  const model = trainLearnedModel(groups.filter((g) => g.repo !== repo).map(trainingGroupOf), train);
+  const model = fitModel(groups.filter((g) => g.repo !== repo).map(trainingGroupOf));
   const mine = groups.filter((g) => g.repo === repo);
   for (const group of mine) heldOutOrder.set(group, finish(orderWithModel(model, group)));
   process.stdout.write(`${repo.padEnd(12)} default ${metrics(mine, recordedOrder)}   learned ${metrics(mine, (g) => heldOutOrder.get(g)!)}\n`);
 }
 process.stdout.write(`${'all'.padEnd(12)} default ${metrics(groups, recordedOrder)}   learned ${metrics(groups, (g) => heldOutOrder.get(g)!)}\n`);
 
-const model = trainLearnedModel(groups.map(trainingGroupOf), train, `${groups.length} history tasks of ${repos.join(', ')}`);
-process.stdout.write(`weights: ${LEARNED_FEATURES.map((f, i) => `${f} ${model.weights[i]!.toFixed(3)}`).join(', ')}\n`);
+const model = fitModel(groups.map(trainingGroupOf), `${groups.length} history tasks of ${repos.join(', ')}`);
+if (model.kind === 'trees') process.stdout.write(`${model.trees.length} trees, ${model.trees.reduce((n, t) => n + t.value.length, 0)} nodes\n`);
+else process.stdout.write(`weights: ${LEARNED_FEATURES.map((f, i) => `${f} ${model.weights[i]!.toFixed(3)}`).join(', ')}\n`);
 if (values.out) {
   const out = resolve(invokedFrom, values.out);
   mkdirSync(dirname(out), { recursive: true });

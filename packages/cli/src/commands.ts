@@ -255,7 +255,7 @@ export const mcpCommand: Command = {
 export const trainCommand: Command = {
   name: 'train',
   summary: "retrain the learned ranker on the repository's own git history",
-  usage: 'train [--max-tasks N] [--holdout FRACTION] [--out FILE] [--force] [--json]',
+  usage: 'train [--max-tasks N] [--holdout FRACTION] [--learner linear|trees] [--out FILE] [--force] [--json]',
   description:
     'Turns the repository\'s history into tasks — a commit whose message says what it changes is a task, the ' +
     'existing functions its diff changes are the right answers — and fits the learned ranker to them. Each task\'s ' +
@@ -269,18 +269,25 @@ export const trainCommand: Command = {
   options: {
     'max-tasks': { type: 'string', value: 'N', description: 'mine at most this many tasks, newest first', defaultText: '200' },
     holdout: { type: 'string', value: 'FRACTION', description: 'share of the tasks, newest first, kept out of training for the figures', defaultText: '0.2' },
+    learner: {
+      type: 'string',
+      value: 'KIND',
+      description: 'linear (pairwise logistic regression: what a few hundred tasks fit best) or trees (boosted regression trees: they need more tasks, and win with them)',
+      defaultText: 'linear',
+    },
     out: { type: 'string', short: 'o', value: 'FILE', description: 'write the model here instead, whatever its figures (it is then not used until you move it)', defaultText: '<repo>/.knowing/model.json' },
     force: { type: 'boolean', description: 'install the model in .knowing/model.json even when it ranks the held-out tasks worse than the shipped one' },
   },
   examples: [
     ['knowing train', 'learn from the history of the repository you are in, and use the model from now on'],
     ['knowing train --max-tasks 50 --holdout 0.3', 'a quicker run, judged on more held-out tasks'],
+    ['knowing train --max-tasks 1000 --learner trees', 'a long history: boosted trees instead of the linear model'],
     ['knowing train --out /tmp/model.json --json', 'try a model without using it; figures as JSON'],
     ['rm .knowing/model.json', 'go back to the shipped model'],
   ],
   exitCodes: [
     [ExitCode.Failure, 'too few tasks in the history (the message says how many and the minimum), or nothing to learn from'],
-    [ExitCode.Usage, 'not a git repository, bad --max-tasks or --holdout'],
+    [ExitCode.Usage, 'not a git repository, bad --max-tasks, --holdout or --learner'],
     [ExitCode.Interrupted, 'Ctrl-C: the temporary worktree and index were removed, no model written'],
   ],
   run: async (ctx) => (await import('./commands/train.js')).runTrain(ctx),

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLearnedRanker, DEFAULT_LEARNED_MODEL, LEARNED_FEATURES } from '@knowing/rank';
+import { createLearnedRanker, LEARNED_FEATURES, LINEAR_LEARNED_MODEL } from '@knowing/rank';
 import type { LearnedModel } from '@knowing/rank';
 import { buildShopHistory } from '../../history/test/fixtures/shop-history.mjs';
 import { BIN, emptyDir, git, knowing, removeScratch } from './helpers.js';
@@ -93,6 +93,21 @@ describe('knowing train', () => {
     expect(existsSync(join(small, '.knowing', 'model.json'))).toBe(false);
   });
 
+  it('--learner trees fits boosted trees, which the ranker accepts', async () => {
+    const out = join(repo, 'elsewhere', 'trees.json');
+    const result = await knowing(['train', '--learner', 'trees', '--out', out, '--json', '--max-tasks', '10'], { cwd: repo });
+    expect(result.code, result.stderr).toBe(0);
+    const model = JSON.parse(readFileSync(out, 'utf8')) as LearnedModel;
+    expect(model.kind).toBe('trees');
+    expect(() => createLearnedRanker({ model })).not.toThrow();
+  });
+
+  it('refuses an unknown --learner', async () => {
+    const result = await knowing(['train', '--learner', 'forest'], { cwd: repo });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--learner must be linear or trees, got "forest"');
+  });
+
   it('refuses a bad --holdout', async () => {
     const result = await knowing(['train', '--holdout', '1.5'], { cwd: repo });
     expect(result.code).toBe(2);
@@ -126,7 +141,7 @@ describe('knowing train', () => {
 describe('a repository model in .knowing/model.json', () => {
   /** The shipped model with every weight zero but one: its score then comes from that feature alone. */
   function onlyFeature(feature: string, weight: number): LearnedModel {
-    return { ...DEFAULT_LEARNED_MODEL, weights: LEARNED_FEATURES.map((name) => (name === feature ? weight : 0)), trainedOn: 'test' };
+    return { ...LINEAR_LEARNED_MODEL, weights: LEARNED_FEATURES.map((name) => (name === feature ? weight : 0)), trainedOn: 'test' };
   }
 
   let modelRepo: string;

@@ -205,11 +205,15 @@ export interface EngineOptions {
 
 /** Partial options: every group optional, every field inside optional. */
 export type EngineOptionsInput = {
-  readonly [K in keyof EngineOptions]?: EngineOptions[K] extends Record<string, unknown>
-    ? K extends 'ranking'
-      ? RankingOverrides
-      : Partial<EngineOptions[K]>
-    : EngineOptions[K];
+  // `object`, not `Record<string, unknown>`: option groups declared as interfaces have no index
+  // signature, and would otherwise have to be given whole.
+  readonly [K in keyof EngineOptions]?: EngineOptions[K] extends readonly unknown[]
+    ? EngineOptions[K]
+    : EngineOptions[K] extends object
+      ? K extends 'ranking'
+        ? RankingOverrides
+        : Partial<EngineOptions[K]>
+      : EngineOptions[K];
 };
 
 /** The seeds' defaults for every tunable. */

@@ -60,9 +60,11 @@ export {
   createDefaultRanker,
 } from './default-ranker.js';
 export { validateRankerOutput, validateRankerExplanation, wrapRanker } from './validate.js';
-export { LEARNED_FEATURES, DEFAULT_TRAIN_OPTIONS, createLearnedRanker, learnedFeatures, learnedLogit, taskShape, trainLearnedModel } from './learned.js';
-export type { LearnedFeature, LearnedModel, TrainingGroup, TrainOptions } from './learned.js';
-export { DEFAULT_LEARNED_MODEL } from './learned-model.js';
+export { LEARNED_FEATURES, DEFAULT_TRAIN_OPTIONS, createLearnedRanker, learnedFeatures, learnedLogit, taskShape, trainLearnedModel, trainTreeModel } from './learned.js';
+export type { LearnedFeature, LearnedModel, LinearModel, TreeModel, TrainingGroup, TrainOptions } from './learned.js';
+export { DEFAULT_TREE_TRAIN_OPTIONS } from './trees.js';
+export type { RegressionTree, TreeTrainOptions } from './trees.js';
+export { DEFAULT_LEARNED_MODEL, LINEAR_LEARNED_MODEL } from './learned-model.js';
 export { DEFAULT_SESSION_TRACKER_OPTIONS, createSessionTracker } from './session.js';
 export {
   DEFAULT_IMPLICIT_FEEDBACK_OPTIONS,

@@ -12,6 +12,8 @@ import { DEFAULT_RANKING_OPTIONS, DEFAULT_TEST_TASK_WORDS, defaultIsTestSymbol }
 import { feedbackAdjustment, sessionContribution } from './components.js';
 import { isAuxiliaryCode, isTestTask } from './test-detection.js';
 import { DEFAULT_LEARNED_MODEL } from './learned-model.js';
+import { DEFAULT_TREE_TRAIN_OPTIONS, addTreeShares, fitTreeEnsemble, treeValue } from './trees.js';
+import type { RegressionTree, TreeTrainOptions } from './trees.js';
 import type { RankContext, RankExplanation, RankInput, Ranker } from './types.js';
 
 /** The features, in model order. Changing the list or a definition is a new model version. */
@@ -56,9 +58,11 @@ const FEATURES_BEFORE_AUXILIARY = LEARNED_FEATURES.filter((f) => f !== 'auxiliar
 
 export type LearnedFeature = (typeof LEARNED_FEATURES)[number];
 
-/** A trained model: standardisation and weights per feature. */
-export interface LearnedModel {
+/** A trained linear model: standardisation and weights per feature. */
+export interface LinearModel {
   readonly version: 1;
+  /** Absent in models written before tree models existed. */
+  readonly kind?: 'linear';
   readonly features: readonly string[];
   /** Feature means and scales: a feature enters the model as (x − mean) / scale. */
   readonly mean: readonly number[];
@@ -66,6 +70,38 @@ export interface LearnedModel {
   readonly weights: readonly number[];
   /** What it was trained on, for the record. */
   readonly trainedOn?: string;
+}
+
+/** A trained ensemble of regression trees (see {@link trainTreeModel}); its logit is the sum of the trees' values. */
+export interface TreeModel {
+  readonly version: 1;
+  readonly kind: 'trees';
+  readonly features: readonly string[];
+  readonly trees: readonly RegressionTree[];
+  /** What it was trained on, for the record. */
+  readonly trainedOn?: string;
+}
+
+/** A model the learned ranker scores with: linear (the first kind) or a tree ensemble. */
+export type LearnedModel = LinearModel | TreeModel;
+
+const isTreeModel = (model: LearnedModel): model is TreeModel => (model as TreeModel).kind === 'trees';
+
+/** A model's trees in typed arrays, made once per model object: scoring walks them for every candidate. */
+const compiled = new WeakMap<TreeModel, readonly RegressionTree[]>();
+function treesOf(model: TreeModel): readonly RegressionTree[] {
+  let trees = compiled.get(model);
+  if (!trees) {
+    trees = model.trees.map((t) => ({
+      feature: Int32Array.from(t.feature),
+      threshold: Float64Array.from(t.threshold),
+      left: Int32Array.from(t.left),
+      right: Int32Array.from(t.right),
+      value: Float64Array.from(t.value),
+    })) as unknown as readonly RegressionTree[];
+    compiled.set(model, trees);
+  }
+  return trees;
 }
 
 const MEMBER_KINDS: ReadonlySet<NodeKind> = new Set<NodeKind>(['field', 'property', 'constant', 'variable']);
@@ -157,7 +193,7 @@ export function learnedFeatures(inputs: readonly RankInput[], context: RankConte
 /** A model of this version's features: one trained before the `auxiliary_code` split gains it (see {@link FEATURES_BEFORE_AUXILIARY}). */
 function withCurrentFeatures(model: LearnedModel): LearnedModel {
   const old = FEATURES_BEFORE_AUXILIARY;
-  if (!model || !Array.isArray(model.features) || model.features.length !== old.length || !model.features.every((f, i) => f === old[i])) return model;
+  if (!model || isTreeModel(model) || !Array.isArray(model.features) || model.features.length !== old.length || !model.features.every((f, i) => f === old[i])) return model;
   const test = old.indexOf('test_code');
   const extend = (list: readonly number[], value: number | undefined): readonly number[] => (Array.isArray(list) ? [...list, value ?? Number.NaN] : list);
   return {
@@ -169,18 +205,31 @@ function withCurrentFeatures(model: LearnedModel): LearnedModel {
   };
 }
 
+/** Whether a tree's arrays are aligned, its splits name known features and its children are later nodes (so every walk ends). */
+function wellFormedTree(tree: RegressionTree, featureCount: number): boolean {
+  const size = tree?.value?.length;
+  if (!size || ![tree.feature, tree.threshold, tree.left, tree.right].every((list) => Array.isArray(list) && list.length === size)) return false;
+  for (let node = 0; node < size; node++) {
+    if (!Number.isFinite(tree.value[node]) || !Number.isFinite(tree.threshold[node])) return false;
+    const f = tree.feature[node]!;
+    if (f === -1) continue;
+    if (!Number.isInteger(f) || f < 0 || f >= featureCount) return false;
+    if (![tree.left[node]!, tree.right[node]!].every((child) => Number.isInteger(child) && child > node && child < size)) return false;
+  }
+  return true;
+}
+
 function checkModel(model: LearnedModel): void {
   const n = LEARNED_FEATURES.length;
+  const featuresFit = model && model.version === 1 && Array.isArray(model.features) && model.features.length === n && model.features.every((f, i) => f === LEARNED_FEATURES[i]);
   const ok =
-    model &&
-    model.version === 1 &&
-    Array.isArray(model.features) &&
-    model.features.length === n &&
-    model.features.every((f, i) => f === LEARNED_FEATURES[i]) &&
-    [model.mean, model.scale, model.weights].every((list) => Array.isArray(list) && list.length === n && list.every(Number.isFinite)) &&
-    model.scale.every((s) => s > 0);
+    featuresFit &&
+    (isTreeModel(model)
+      ? Array.isArray(model.trees) && model.trees.length > 0 && model.trees.every((tree) => wellFormedTree(tree, n))
+      : [model.mean, model.scale, model.weights].every((list) => Array.isArray(list) && list.length === n && list.every(Number.isFinite)) && model.scale.every((s) => s > 0));
   if (!ok) {
-    throw new KnowingError(ErrorCode.InvalidArgument, `learned model does not fit this version: it must list the ${n} features ${LEARNED_FEATURES.join(', ')} with a finite mean, scale (> 0) and weight each`, {
+    const what = model && isTreeModel(model) ? 'and well-formed trees (aligned arrays, known split features, children after their parent)' : 'with a finite mean, scale (> 0) and weight each';
+    throw new KnowingError(ErrorCode.InvalidArgument, `learned model does not fit this version: it must list the ${n} features ${LEARNED_FEATURES.join(', ')} ${what}`, {
       source: 'rank',
       hint: 'retrain the model with this version of @knowing/rank',
     });
@@ -229,17 +278,23 @@ function grouped(components: Readonly<Record<string, number>>): Record<string, n
   return out;
 }
 
-/** Each feature's contribution to the logit of one standardised vector. */
+/**
+ * Each feature's contribution to the logit of one feature vector. For a tree model, a feature's
+ * share is the change its splits make along each tree's path; the trees' root values are the
+ * same for every candidate and left out, so the shares sum to the logit.
+ */
 function contributions(model: LearnedModel, x: Float64Array): Record<string, number> {
+  const shares = new Float64Array(x.length);
+  if (isTreeModel(model)) for (const tree of treesOf(model)) addTreeShares(tree, x, shares);
+  else for (let f = 0; f < x.length; f++) shares[f] = model.weights[f]! * ((x[f]! - model.mean[f]!) / model.scale[f]!);
   const out: Record<string, number> = {};
-  for (let f = 0; f < x.length; f++) out[LEARNED_FEATURES[f]!] = featureShare(model, x, f);
+  for (let f = 0; f < x.length; f++) out[LEARNED_FEATURES[f]!] = shares[f]!;
   return out;
 }
 
-const featureShare = (model: LearnedModel, x: Float64Array, f: number): number => model.weights[f]! * ((x[f]! - model.mean[f]!) / model.scale[f]!);
-
 /**
- * The model's logit w · x̂ for one feature vector (of {@link learnedFeatures}), without the
+ * The model's logit for one feature vector (of {@link learnedFeatures}): w · x̂ for a linear
+ * model, the sum of the trees' values less their root values for a tree model. Without the
  * feedback, session and trace terms the ranker adds: what a history task, which has none, is
  * ranked by.
  *
@@ -251,7 +306,11 @@ const featureShare = (model: LearnedModel, x: Float64Array, f: number): number =
  */
 export function learnedLogit(model: LearnedModel, x: Float64Array): number {
   let logit = 0;
-  for (let f = 0; f < x.length; f++) logit += featureShare(model, x, f);
+  if (isTreeModel(model)) {
+    for (const tree of treesOf(model)) logit += treeValue(tree, x) - tree.value[0]!;
+    return logit;
+  }
+  for (let f = 0; f < x.length; f++) logit += model.weights[f]! * ((x[f]! - model.mean[f]!) / model.scale[f]!);
   return logit;
 }
 
@@ -281,7 +340,7 @@ export function createLearnedRanker(options: { readonly model?: LearnedModel; re
   const model = withCurrentFeatures(options.model ?? DEFAULT_LEARNED_MODEL);
   checkModel(model);
   // The name carries the weights: answers cached under one model are not served under another.
-  const name = `${options.name ?? 'knowing-learned'}@${sha256Hex(JSON.stringify([model.mean, model.scale, model.weights])).slice(0, 12)}`;
+  const name = `${options.name ?? 'knowing-learned'}@${sha256Hex(JSON.stringify(isTreeModel(model) ? model.trees : [model.mean, model.scale, model.weights])).slice(0, 12)}`;
   const score = (inputs: readonly RankInput[], context: RankContext): ScoredInput[] => {
     const vectors = learnedFeatures(inputs, context);
     const scored = inputs.map((input, i) => {
@@ -359,7 +418,7 @@ export const DEFAULT_TRAIN_OPTIONS: TrainOptions = Object.freeze({ l2: 0.01, epo
  * writeFileSync('model.json', JSON.stringify(model));
  * ```
  */
-export function trainLearnedModel(groups: readonly TrainingGroup[], options: Partial<TrainOptions> = {}, trainedOn?: string): LearnedModel {
+export function trainLearnedModel(groups: readonly TrainingGroup[], options: Partial<TrainOptions> = {}, trainedOn?: string): LinearModel {
   const o = { ...DEFAULT_TRAIN_OPTIONS, ...options };
   const n = LEARNED_FEATURES.length;
   const mean = new Float64Array(n);
@@ -426,4 +485,20 @@ export function trainLearnedModel(groups: readonly TrainingGroup[], options: Par
     weights: [...w].map(round),
     ...(trainedOn ? { trainedOn } : {}),
   };
+}
+
+/**
+ * Fit a {@link TreeModel}: a boosted ensemble of small regression trees trained with LambdaMART
+ * on the same groups as {@link trainLearnedModel} (see docs/rankers.md for why and when it beats
+ * the linear model). Deterministic.
+ *
+ * @example
+ * ```ts
+ * const model = trainTreeModel(groups, { trees: 300 }, '680 history tasks');
+ * const ranker = createLearnedRanker({ model });
+ * ```
+ */
+export function trainTreeModel(groups: readonly TrainingGroup[], options: Partial<TreeTrainOptions> = {}, trainedOn?: string): TreeModel {
+  const trees = fitTreeEnsemble(groups, LEARNED_FEATURES.length, { ...DEFAULT_TREE_TRAIN_OPTIONS, ...options });
+  return { version: 1, kind: 'trees', features: [...LEARNED_FEATURES], trees, ...(trainedOn ? { trainedOn } : {}) };
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphNode } from '@knowing/graph';
 import { LEARNED_FEATURES, createLearnedRanker, learnedFeatures, taskShape, trainLearnedModel } from '../src/index.js';
-import type { LearnedModel, RankInput, TrainingGroup } from '../src/index.js';
+import type { LearnedModel, LinearModel, RankInput, TrainingGroup } from '../src/index.js';
 import { testRanker } from '../src/testing.js';
 
-const neutral = (): LearnedModel => ({
+const neutral = (): LinearModel => ({
   version: 1,
   features: [...LEARNED_FEATURES],
   mean: LEARNED_FEATURES.map(() => 0),
@@ -94,7 +94,7 @@ describe('learned ranker', () => {
   it('reads a model trained before auxiliary_code was split from test_code as it was trained', () => {
     const current = neutral();
     const at = index('auxiliary_code');
-    const trained: LearnedModel = {
+    const trained: LinearModel = {
       ...current,
       features: current.features.filter((_, i) => i !== at),
       mean: current.mean.filter((_, i) => i !== at),

@@ -10,7 +10,8 @@ import {
 } from '@knowing/history';
 import type { MinedTask, RankingFigures, RecordedGroup } from '@knowing/history';
 import { repositoryModelPath, writeModelFile } from '@knowing/history/model';
-import { DEFAULT_LEARNED_MODEL, trainLearnedModel } from '@knowing/rank';
+import { DEFAULT_LEARNED_MODEL, trainLearnedModel, trainTreeModel } from '@knowing/rank';
+import type { LearnedModel, TrainingGroup } from '@knowing/rank';
 import { positiveInteger, stringValue } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { CliError, CliErrorCode, ExitCode, usageError } from '../errors.js';
@@ -30,6 +31,18 @@ function holdoutValue(raw: string | undefined): number {
   }
   return value;
 }
+
+type Learner = 'linear' | 'trees';
+
+function learnerValue(raw: string | undefined): Learner {
+  if (raw === undefined || raw === 'linear' || raw === 'trees') return raw ?? 'linear';
+  throw usageError(`--learner must be linear or trees, got "${raw}"`, 'linear suits a few hundred tasks; trees need more (try --max-tasks 1000)');
+}
+
+const fitters: Readonly<Record<Learner, (groups: readonly TrainingGroup[], trainedOn: string) => LearnedModel>> = {
+  linear: (groups, trainedOn) => trainLearnedModel(groups, {}, trainedOn),
+  trees: (groups, trainedOn) => trainTreeModel(groups, {}, trainedOn),
+};
 
 /** The repository's common git directory (a linked worktree's too), or a clear error. */
 function gitDirectory(root: string): Promise<string> {
@@ -56,6 +69,7 @@ export async function runTrain(ctx: CommandContext): Promise<ExitCode> {
   const { out } = ctx;
   const maxTasks = positiveInteger(stringValue(ctx.values, 'max-tasks'), '--max-tasks') ?? DEFAULT_MAX_TASKS;
   const holdout = holdoutValue(stringValue(ctx.values, 'holdout'));
+  const learner = learnerValue(stringValue(ctx.values, 'learner'));
   const root = resolveRepoRoot(ctx.repo, ctx.cwd);
   const outFlag = stringValue(ctx.values, 'out');
   const modelPath = outFlag !== undefined ? resolve(ctx.cwd, outFlag) : repositoryModelPath(root);
@@ -106,7 +120,7 @@ export async function runTrain(ctx: CommandContext): Promise<ExitCode> {
       );
     }
     const trainedOn = `${plural(trainGroups.length, 'history task')} of ${repoName} (${day(trainTasks[0]?.date)} to ${day(trainTasks.at(-1)?.date)})`;
-    const model = trainLearnedModel(trainGroups.map(trainingGroupOf), {}, trainedOn);
+    const model = fitters[learner](trainGroups.map(trainingGroupOf), trainedOn);
     const figures = {
       formula: rankingFigures(heldOutGroups, recordedOrder),
       shipped: rankingFigures(heldOutGroups, (g: RecordedGroup) => orderWithModel(DEFAULT_LEARNED_MODEL, g)),
