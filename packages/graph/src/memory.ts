@@ -19,7 +19,7 @@ import {
 } from './memory-state.js';
 import { applyMemoryBatch } from './memory-write.js';
 import { STORE_COLUMN_WEIGHTS, tallyFeedback, TEXT_COLUMNS } from './store-kit.js';
-import type { FeedbackRecord, GraphCounts, GraphNode, GraphStore, NodeCounts, NodeId, TextColumn } from './types.js';
+import type { EdgeQueryOptions, FeedbackRecord, GraphCounts, GraphEdge, GraphNode, GraphStore, NodeCounts, NodeId, TextColumn } from './types.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -213,27 +213,22 @@ function edgeAndFileReads(state: MemoryState, { open, run }: Guard): Pick<
       edgesByType: { ...byType },
     };
   }
+  /**
+   * The edges at `id` in one direction (`index`: outgoing or incoming), ordered by type, then
+   * by the insertion order of the node at their other end (`far`).
+   */
+  function edgesAt(operation: string, index: Map<NodeId, Set<string>>, far: 'source' | 'target', id: NodeId, o: EdgeQueryOptions): GraphEdge[] {
+    const limit = limitOf(o.limit, Number.MAX_SAFE_INTEGER, operation);
+    const types = o.types === undefined ? undefined : new Set<string>(o.types);
+    return [...(index.get(id) ?? [])]
+      .map((key) => edges.get(key)!.edge)
+      .filter((e) => !types || types.has(e.type))
+      .sort((a, b) => compareText(a.type, b.type) || nodes.get(a[far])!.seq - nodes.get(b[far])!.seq)
+      .slice(0, limit);
+  }
   return {
-    edgesFrom: (id, o = {}) =>
-      run('edgesFrom', () => {
-        const limit = limitOf(o.limit, Number.MAX_SAFE_INTEGER, 'edgesFrom');
-        const types = o.types === undefined ? undefined : new Set<string>(o.types);
-        return [...(outgoing.get(id) ?? [])]
-          .map((key) => edges.get(key)!.edge)
-          .filter((e) => !types || types.has(e.type))
-          .sort((a, b) => compareText(a.type, b.type) || nodes.get(a.target)!.seq - nodes.get(b.target)!.seq)
-          .slice(0, limit);
-      }),
-    edgesTo: (id, o = {}) =>
-      run('edgesTo', () => {
-        const limit = limitOf(o.limit, Number.MAX_SAFE_INTEGER, 'edgesTo');
-        const types = o.types === undefined ? undefined : new Set<string>(o.types);
-        return [...(incoming.get(id) ?? [])]
-          .map((key) => edges.get(key)!.edge)
-          .filter((e) => !types || types.has(e.type))
-          .sort((a, b) => compareText(a.type, b.type) || nodes.get(a.source)!.seq - nodes.get(b.source)!.seq)
-          .slice(0, limit);
-      }),
+    edgesFrom: (id, o = {}) => run('edgesFrom', () => edgesAt('edgesFrom', outgoing, 'target', id, o)),
+    edgesTo: (id, o = {}) => run('edgesTo', () => edgesAt('edgesTo', incoming, 'source', id, o)),
     getFile: (path) => run('getFile', () => files.get(path)),
     listFiles: () => run('listFiles', () => [...files.values()].sort((a, b) => compareText(a.path, b.path))),
     nodeCounts: () =>

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { LanguageId, NodeKind } from '@knowing/graph';
 import type { FileExtraction, Implementation, ImportDecl, NameRef, Reference, ReferenceKind, SupertypeRef, SymbolDef } from './languages/types.js';
 import type { ProjectLinks } from './resolve.js';
+import { Interner } from './interner.js';
 
 /** Bump when the encoding changes; older notes are then ignored (and the files re-parsed). */
 export const EXTRACTION_CODEC_VERSION = 2;
@@ -239,19 +240,10 @@ export class DamagedTablesError extends Error {
 }
 
 /** Strings of a tables blob, each stored once; index 0 is always the empty string. */
-class StringTable {
-  readonly list: string[] = [''];
-  private readonly ids = new Map<string, number>([['', 0]]);
-
-  id(value: string): number {
-    let id = this.ids.get(value);
-    if (id === undefined) {
-      id = this.list.length;
-      this.list.push(value);
-      this.ids.set(value, id);
-    }
-    return id;
-  }
+function stringTable(): Interner<string> {
+  const table = new Interner<string>();
+  table.id('');
+  return table;
 }
 
 /** Lines of a tables blob before the tables, one per file, follow. */
@@ -269,20 +261,9 @@ const NEWLINE = 10;
  * resolution reaches (see {@link openTables}).
  */
 export function encodeTables(tables: Iterable<FileExtraction>, links?: ProjectLinks): { readonly id: string; readonly bytes: Uint8Array } {
-  const strings = new StringTable();
-  const scopeIds = new Map<string, number>();
-  const scopes: number[][] = [];
-  const scopeId = (scope: readonly string[]): number => {
-    const encoded = scope.map((segment) => strings.id(segment));
-    const key = encoded.join(',');
-    let id = scopeIds.get(key);
-    if (id === undefined) {
-      id = scopes.length;
-      scopes.push(encoded);
-      scopeIds.set(key, id);
-    }
-    return id;
-  };
+  const strings = stringTable();
+  const scopes = new Interner<number[]>((encoded) => encoded.join(','));
+  const scopeId = (scope: readonly string[]): number => scopes.id(scope.map((segment) => strings.id(segment)));
   const nameRef = (ref: NameRef): number[] => [...ref.qualifier.map((q) => strings.id(q)), strings.id(ref.name)];
   const rows: string[] = [];
   for (const table of tables) {
@@ -332,7 +313,7 @@ export function encodeTables(tables: Iterable<FileExtraction>, links?: ProjectLi
     // Names as negative string ids among the keys and kinds: an array of integers parses fastest.
     namesLine = JSON.stringify(links.names.map((item) => (typeof item === 'string' ? -1 - strings.id(item) : item)));
   }
-  const body = [JSON.stringify(strings.list), JSON.stringify(scopes), linksLine, namesLine, ...rows].join('\n');
+  const body = [JSON.stringify(strings.list), JSON.stringify(scopes.list), linksLine, namesLine, ...rows].join('\n');
   const id = createHash('sha1').update(body).digest('hex');
   return { id, bytes: encoder.encode(`[${TABLES_CODEC_VERSION},"${id}"]\n${body}`) };
 }

@@ -22,6 +22,7 @@ import type { GraphStore } from '@knowing/graph';
 import { encodeTables, extractionPayload, openTables, peekTablesId } from './codec.js';
 import type { TablesReader } from './codec.js';
 import type { DirectoryListing } from './discover.js';
+import { Interner } from './interner.js';
 import type { FileExtraction } from './languages/types.js';
 import { qualifiedNameOf } from './resolve.js';
 import type { ProjectLinks } from './resolve.js';
@@ -54,22 +55,12 @@ export async function saveState(store: GraphStore, state: Omit<IndexState, 'v' |
     await store.putNote(DELTA_KEY, DELTA_KIND, encoder.encode(JSON.stringify(delta)), snapshotId);
     return;
   }
-  const index = new Map<string, number>();
-  const externalNames: string[] = [];
+  const externalNames = new Interner<string>();
   const files: Record<string, StoredState['files'][string]> = {};
   for (const [file, entry] of Object.entries(state.files)) {
-    const externals = entry.externals.map((name) => {
-      let at = index.get(name);
-      if (at === undefined) {
-        at = externalNames.length;
-        externalNames.push(name);
-        index.set(name, at);
-      }
-      return at;
-    });
-    files[file] = { ...entry, externals };
+    files[file] = { ...entry, externals: entry.externals.map((name) => externalNames.id(name)) };
   }
-  const stored: StoredState = { v: STATE_STAMP, id: randomUUID(), repoId: state.repoId, tablesId: state.tablesId, derived: state.derived, externalNames, files };
+  const stored: StoredState = { v: STATE_STAMP, id: randomUUID(), repoId: state.repoId, tablesId: state.tablesId, derived: state.derived, externalNames: externalNames.list, files };
   await store.putNote(STATE_KEY, STATE_KIND, encoder.encode(JSON.stringify(stored)), snapshotId);
   // A delta left behind names a state note that no longer exists: harmless, but dead weight.
   await store.deleteNote(DELTA_KEY);

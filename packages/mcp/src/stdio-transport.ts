@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import type { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
@@ -38,13 +39,20 @@ export class LineTransport implements Transport {
   async start(): Promise<void> {
     if (this.started) throw new Error('LineTransport already started');
     this.started = true;
-    this.stdin.on('data', this.onData);
-    this.stdin.on('error', this.onStreamError);
-    // The client going away: stdin ends (the SDK's transport does not notice).
-    this.stdin.on('end', this.onEnd);
-    this.stdin.on('close', this.onEnd);
-    // Writing to a client that went away fails with EPIPE: close instead of crashing.
-    this.stdout.on('error', this.onWriteError);
+    for (const [stream, event, listener] of this.listeners()) stream.on(event, listener);
+  }
+
+  /** What start() listens to on the streams, and close() stops listening to. */
+  private listeners(): readonly (readonly [EventEmitter, string, Parameters<EventEmitter['on']>[1]])[] {
+    return [
+      [this.stdin, 'data', this.onData],
+      [this.stdin, 'error', this.onStreamError],
+      // The client going away: stdin ends (the SDK's transport does not notice).
+      [this.stdin, 'end', this.onEnd],
+      [this.stdin, 'close', this.onEnd],
+      // Writing to a client that went away fails with EPIPE: close instead of crashing.
+      [this.stdout, 'error', this.onWriteError],
+    ];
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -54,11 +62,7 @@ export class LineTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.stdin.off('data', this.onData);
-    this.stdin.off('error', this.onStreamError);
-    this.stdin.off('end', this.onEnd);
-    this.stdin.off('close', this.onEnd);
-    this.stdout.off('error', this.onWriteError);
+    for (const [stream, event, listener] of this.listeners()) stream.off(event, listener);
     // Pause only a stdin nobody else reads.
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
     this.pending = [];

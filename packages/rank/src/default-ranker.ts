@@ -304,6 +304,17 @@ export function toRankedSymbol(entry: ScoredInput): RankedSymbol {
 }
 
 /**
+ * Where `symbol` stands in a final ranking: its entry, and the fields every explanation
+ * starts with (score, 1-based rank, number ranked); undefined when it is not there.
+ */
+export function rankingPlace(symbol: NodeId, ranked: readonly ScoredInput[]): { readonly entry: ScoredInput; readonly place: Pick<RankExplanation, 'symbol' | 'score' | 'rank' | 'total'> } | undefined {
+  const index = ranked.findIndex((entry) => entry.input.node.id === symbol);
+  if (index < 0) return undefined;
+  const entry = ranked[index]!;
+  return { entry, place: { symbol, score: entry.score, rank: index + 1, total: ranked.length } };
+}
+
+/**
  * Validate, prepare and score every input, then finalise: the default ranker's whole
  * pipeline, returning the scored entries (with factors) in final order.
  *
@@ -386,13 +397,9 @@ export function createDefaultRanker(options?: RankingOverrides): DefaultRanker {
         inputs.map((input) => scoreInput(input, scoring)),
         scoring.options.forcedMargin,
       );
-      const index = ordered.findIndex((entry) => entry.input.node.id === symbol);
-      const entry = ordered[index]!;
+      const { entry, place } = rankingPlace(symbol, ordered)!;
       return {
-        symbol,
-        score: entry.score,
-        rank: index + 1,
-        total: ordered.length,
+        ...place,
         mode: scoring.mode,
         components: entry.components,
         factors: entry.factors,

@@ -6,7 +6,7 @@
  */
 import type { NodeId, NodeKind, RankedSymbol } from '@knowing/graph';
 import { ErrorCode, KnowingError, TYPE_LIKE_KINDS, sha256Hex } from '@knowing/graph';
-import { finalizeRanking, toRankedSymbol } from './default-ranker.js';
+import { finalizeRanking, rankingPlace, toRankedSymbol } from './default-ranker.js';
 import type { ScoredInput } from './types.js';
 import { DEFAULT_RANKING_OPTIONS, DEFAULT_TEST_TASK_WORDS, defaultIsTestSymbol } from './options.js';
 import { feedbackAdjustment, sessionContribution } from './components.js';
@@ -365,15 +365,11 @@ export function createLearnedRanker(options: { readonly model?: LearnedModel; re
       return score(inputs, context).map((entry) => toRankedSymbol({ ...entry, components: grouped(entry.components) }));
     },
     explain(symbol: NodeId, inputs, context): RankExplanation | undefined {
-      const ranked = score(inputs, context);
-      const position = ranked.findIndex((entry) => entry.input.node.id === symbol);
-      if (position < 0) return undefined;
-      const entry = ranked[position]!;
+      const found = rankingPlace(symbol, score(inputs, context));
+      if (!found) return undefined;
+      const { entry, place } = found;
       return {
-        symbol,
-        score: entry.score,
-        rank: position + 1,
-        total: ranked.length,
+        ...place,
         components: grouped(entry.components),
         // Per feature: its share of the logit (the components are these summed by kind of evidence).
         factors: entry.components,

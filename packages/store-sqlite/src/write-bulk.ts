@@ -1,5 +1,5 @@
 import type { WriteBatch, WriteResult } from '@knowing/graph';
-import { EDGE_WIDTH, FTS_WIDTH, LEXICAL_WIDTH, NODE_WIDTH, FILE_OWNER, lastWins } from './batch.js';
+import { EDGE_WIDTH, FILE_OWNER, lastWins } from './batch.js';
 import { planBulkLoad } from './bulk.js';
 import { commitSnapshot } from './write-merkle.js';
 import { ownerId, putFile, putRepo, type WriteConnection } from './write-statements.js';
@@ -46,11 +46,11 @@ export function writeBulk(conn: WriteConnection, batch: WriteBatch): WriteResult
   const rows = plan.nodeCount + plan.edges.length / EDGE_WIDTH;
   const rebuild = rows >= BULK_REINDEX_MIN_ROWS ? dropSecondaryIndexes(conn) : [];
   for (const chunk of plan.chunks(BULK_NODE_CHUNK)) {
-    st.nodesInsert(chunk.nodes, NODE_WIDTH);
-    st.ftsInsertMany(chunk.text, FTS_WIDTH);
-    if (chunk.lexical.length > 0) st.lexicalInsertMany(chunk.lexical, LEXICAL_WIDTH);
+    st.nodesInsert(chunk.nodes);
+    st.ftsInsertMany(chunk.text);
+    if (chunk.lexical.length > 0) st.lexicalInsertMany(chunk.lexical);
   }
-  st.edgesInsertNew(plan.edges, EDGE_WIDTH);
+  st.edgesInsertNew(plan.edges);
   // The same CREATE INDEX statements the migrations ran, read back from the schema.
   for (const sql of rebuild) db.exec(sql);
   const snapshot = commitSnapshot(st, plan.dirty, {

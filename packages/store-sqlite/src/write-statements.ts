@@ -14,10 +14,11 @@ const NODE_FIELDS = 'id, name, name_lower, qualified_name, kind, language, file,
 const CHUNK = 32;
 
 /**
- * Multi-row INSERT statements by row count (1..CHUNK), prepared on first use. Binding one
- * flat array per chunk saves most of the per-statement cost of a bulk load.
+ * Multi-row INSERT statements of rows of `width` values, by row count (1..CHUNK), prepared on
+ * first use. Binding one flat array per chunk saves most of the per-statement cost of a bulk load.
  */
-function bulkInsert(db: Database.Database, head: string, rowPlaceholder: string) {
+function bulkInsert(db: Database.Database, head: string, width: number) {
+  const rowPlaceholder = `(${Array(width).fill('?').join(', ')})`;
   const bySize = new Map<number, Database.Statement>();
   const statement = (rows: number): Database.Statement => {
     let st = bySize.get(rows);
@@ -27,8 +28,8 @@ function bulkInsert(db: Database.Database, head: string, rowPlaceholder: string)
     }
     return st;
   };
-  /** Insert rows of `width` values each from `flat`; returns the number of rows inserted. */
-  return (flat: unknown[], width: number): number => {
+  /** Insert the rows of `flat`; returns the number of rows inserted. */
+  return (flat: unknown[]): number => {
     let inserted = 0;
     const rows = flat.length / width;
     for (let at = 0; at < rows; at += CHUNK) {
@@ -49,28 +50,12 @@ function statements<K extends string>(table: Record<K, Statement>): Record<K, St
 /** Multi-row inserts of whole rows and what a bulk load checks first. */
 function prepareBulkStatements(db: Database.Database) {
   return {
-    nodesInsert: bulkInsert(db, `INSERT INTO nodes (seq, ${NODE_FIELDS})`, `(${Array(NODE_WIDTH).fill('?').join(', ')})`),
-    ftsInsertMany: bulkInsert(
-      db,
-      'INSERT INTO nodes_fts (rowid, name, concepts, path, qualified_name, doc, signature)',
-      `(${Array(FTS_WIDTH).fill('?').join(', ')})`,
-    ),
-    lexicalInsertMany: bulkInsert(
-      db,
-      'INSERT INTO lexical_fts (rowid, name, path, signature, doc, body, members)',
-      `(${Array(LEXICAL_WIDTH).fill('?').join(', ')})`,
-    ),
-    edgesInsert: bulkInsert(
-      db,
-      'INSERT OR IGNORE INTO edges (src, type, dst, confidence, provenance, line, owner)',
-      `(${Array(EDGE_WIDTH).fill('?').join(', ')})`,
-    ),
+    nodesInsert: bulkInsert(db, `INSERT INTO nodes (seq, ${NODE_FIELDS})`, NODE_WIDTH),
+    ftsInsertMany: bulkInsert(db, 'INSERT INTO nodes_fts (rowid, name, concepts, path, qualified_name, doc, signature)', FTS_WIDTH),
+    lexicalInsertMany: bulkInsert(db, 'INSERT INTO lexical_fts (rowid, name, path, signature, doc, body, members)', LEXICAL_WIDTH),
+    edgesInsert: bulkInsert(db, 'INSERT OR IGNORE INTO edges (src, type, dst, confidence, provenance, line, owner)', EDGE_WIDTH),
     // The bulk load dedupes edges itself: a duplicate here would be a bug, not a take-over.
-    edgesInsertNew: bulkInsert(
-      db,
-      'INSERT INTO edges (src, type, dst, confidence, provenance, line, owner)',
-      `(${Array(EDGE_WIDTH).fill('?').join(', ')})`,
-    ),
+    edgesInsertNew: bulkInsert(db, 'INSERT INTO edges (src, type, dst, confidence, provenance, line, owner)', EDGE_WIDTH),
     ...statements({
       graphEmpty: db.prepare('SELECT NOT EXISTS (SELECT 1 FROM nodes)').pluck(),
       secondaryIndexes: db.prepare(

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { asciiLower } from '@knowing/graph/store-kit';
 import { packageOf, type FileWrite, type GraphEdge, type GraphNode, type WriteBatch, type WriteResult } from '@knowing/graph';
-import { DirtyGroups, EDGE_WIDTH, FILE_OWNER, FTS_WIDTH, LEXICAL_WIDTH, NODE_WIDTH, PASS_OWNER, lastWins } from './batch.js';
+import { DirtyGroups, EDGE_WIDTH, FILE_OWNER, PASS_OWNER, lastWins } from './batch.js';
 import type { NodeRow } from './rows.js';
 import { fileTextOf, ftsRowOf } from './text.js';
 import { GRAPH_NOT_EMPTY, writeBulk } from './write-bulk.js';
@@ -303,10 +303,10 @@ function writeFileNodes(st: WriteStatements, w: FileWrite, resolved: Map<string,
     resolved.set(row.id, null);
   }
   if (newNodes.length > 0) {
-    st.nodesInsert(newNodes, NODE_WIDTH);
-    st.ftsInsertMany(newText, FTS_WIDTH);
+    st.nodesInsert(newNodes);
+    st.ftsInsertMany(newText);
   }
-  if (newLexical.length > 0) st.lexicalInsertMany(newLexical, LEXICAL_WIDTH);
+  if (newLexical.length > 0) st.lexicalInsertMany(newLexical);
   return { written, inserted, deleted };
 }
 
@@ -350,7 +350,7 @@ function replaceEdges(
     written++;
   }
   if (fresh.length > 0) {
-    inserted = st.edgesInsert(fresh, EDGE_WIDTH);
+    inserted = st.edgesInsert(fresh);
     if (inserted < fresh.length / EDGE_WIDTH) {
       // Some of these (source, target, type) edges already belong to another owner: the
       // last writer takes them over (one row per edge identity; the Merkle leaf is unchanged).

@@ -30,6 +30,14 @@ export interface ClassGrammar {
   readonly superName: string;
   /** Keyword types (`int`, `string`): a chain starting with one is library code. */
   readonly keywordType?: string;
+  /** The node holding a generic type's arguments (`<A, B>`). */
+  readonly typeArgumentList: string;
+  /** Type nodes the walk meets outside signatures (array creation, class literals, generic arguments): type uses. */
+  readonly typeNodes: ReadonlySet<string>;
+  /** Nodes whose identifiers name something (a label, an argument's parameter) rather than use it: only their other children are walked. */
+  readonly namingNodes: ReadonlySet<string>;
+  /** Leaves with nothing to extract: the walk stops there without asking for their children. */
+  readonly leaves: ReadonlySet<string>;
   /** The class a type node names, or undefined when it names none. */
   readonly typeRef: (node: Node | null | undefined) => NameRef | undefined;
 }
@@ -102,6 +110,7 @@ export abstract class ClassScopeExtractor {
     private readonly commentScan: CommentScan,
   ) {}
 
+  /** Walks one node: each language switches on the kinds it has, and hands the rest to {@link visitCommon}. */
   abstract visit(node: Node): void;
 
   abstract docBefore(startRow: number): string;
@@ -113,6 +122,9 @@ export abstract class ClassScopeExtractor {
 
   /** Class names inside a type; containers only contribute their arguments when `unwrapContainers`. */
   protected abstract collectTypeNames(node: Node, out: NameRef[], unwrapContainers: boolean): void;
+
+  /** Binds the fields (and C# properties) of a type body in `frame`, the frame of its type. */
+  protected abstract collectMembers(body: Node, frame: Map<string, Binding> | undefined): void;
 
   /** The names a type parameter list declares. */
   protected abstract typeParameterNames(node: Node | null | undefined): Set<string>;
@@ -126,6 +138,30 @@ export abstract class ClassScopeExtractor {
 
   protected visitOptional(node: Node | null): void {
     if (node) this.visit(node);
+  }
+
+  /** The node kinds C# and Java walk alike; `nodeType` is `node.type`, read once by {@link visit}. */
+  protected visitCommon(node: Node, nodeType: string): void {
+    switch (nodeType) {
+      case 'object_creation_expression':
+        this.objectCreation(node, 'new');
+        return;
+      case 'throw_statement':
+        this.throwing(node);
+        return;
+      case 'identifier':
+        this.bareIdentifier(node);
+        return;
+      case 'cast_expression':
+        this.typeUse(node.childForFieldName('type'));
+        this.visitOptional(node.childForFieldName('value'));
+        return;
+      default:
+        if (this.grammar.typeNodes.has(nodeType)) this.typeUse(node);
+        else if (this.grammar.namingNodes.has(nodeType)) {
+          for (const child of named(node)) if (child.type !== 'identifier') this.visit(child);
+        } else if (!this.grammar.leaves.has(nodeType)) this.visitChildren(node);
+    }
   }
 
   /** Walks the file and returns what it declares, uses and imports. */
@@ -249,6 +285,23 @@ export abstract class ClassScopeExtractor {
     }, walk);
   }
 
+  /** A type's body, walked inside the type: its fields are bound first, since a method may use one declared below it. */
+  protected typeBody(body: Node): void {
+    this.collectMembers(body, this.frames[this.frames.length - 1]);
+    this.visitChildren(body);
+  }
+
+  /** A positional record parameter (`record Point(int X)`): a `kind` member of the record, which has the record's doc. */
+  protected declareRecordComponent(node: Node, name: string, kind: NodeKind, type: Node | null, exported: boolean): void {
+    this.addSymbol(node, name, kind, {
+      exported,
+      isTest: this.fileIsTest,
+      noDoc: true,
+      typeHints: this.typeHints([type]),
+      valueType: this.declaredType(type),
+    });
+  }
+
   /** An enum member: a public constant of the enum's type, with `values` (its arguments or value) walked inside it. */
   protected declareEnumMember(node: Node, name: string, values: readonly (Node | null)[], signatureEnd?: number): number {
     const modifiers = this.modifiers(node);
@@ -358,6 +411,13 @@ export abstract class ClassScopeExtractor {
   }
 
   // ---- types ----------------------------------------------------------------------------
+
+  /** The type arguments of a generic type node (`Map<K, V>` → K, V). */
+  protected typeArguments(node: Node): Node[] {
+    const args: Node[] = [];
+    for (const child of named(node)) if (child.type === this.grammar.typeArgumentList) args.push(...named(child));
+    return args;
+  }
 
   protected typeHints(nodes: readonly (Node | null)[]): NameRef[] {
     const out: NameRef[] = [];

@@ -22,7 +22,7 @@ import type { Node } from 'web-tree-sitter';
 import { basename, C_COMMENT_OPENERS, MAX_DOC_CHARS, truncate } from './common.js';
 import { ClassScopeExtractor } from './class-scopes.js';
 import type { Binding, ClassGrammar, Modifiers, TypeContext } from './class-scopes.js';
-import { kids, named, pushUnique } from './extractor-helpers.js';
+import { kids, named, pathRef, pushUnique } from './extractor-helpers.js';
 import type { FileExtraction, ImportDecl, LanguageModule, NameRef, ProjectLayout, ResolvedImport, SupertypeRef } from './types.js';
 
 /**
@@ -74,12 +74,6 @@ const TYPE_DECLARATIONS: Readonly<Record<string, NodeKind>> = {
 };
 
 const INTERFACE_NAME = /^I[A-Z]/;
-
-/** Leaves with nothing to extract: the walk stops there without asking for their children. */
-const LEAF_TYPES = new Set([
-  'integer_literal', 'real_literal', 'boolean_literal', 'null_literal', 'character_literal', 'string_literal',
-  'verbatim_string_literal', 'raw_string_literal', 'predefined_type', 'implicit_type', 'this', 'base',
-]);
 
 function isCSharpTestFile(path: string): boolean {
   const segments = path.split('/');
@@ -165,8 +159,7 @@ function typeRef(node: Node | null | undefined): NameRef | undefined {
     case 'alias_qualified_name': {
       const segments: string[] = [];
       nameSegments(node, segments);
-      const name = segments.pop();
-      return name ? { name, qualifier: segments } : undefined;
+      return pathRef(segments);
     }
     case 'nullable_type':
     case 'array_type':
@@ -192,6 +185,13 @@ const CSHARP_GRAMMAR: ClassGrammar = {
   chainMembers: new Set(['identifier']),
   superName: 'base',
   keywordType: 'predefined_type',
+  typeArgumentList: 'type_argument_list',
+  typeNodes: new Set(['generic_name', 'qualified_name', 'array_type', 'nullable_type']),
+  namingNodes: new Set(['name_colon', 'name_equals', 'labeled_statement', 'goto_statement']),
+  leaves: new Set([
+    'integer_literal', 'real_literal', 'boolean_literal', 'null_literal', 'character_literal', 'string_literal',
+    'verbatim_string_literal', 'raw_string_literal', 'predefined_type', 'implicit_type', 'this', 'base',
+  ]),
   typeRef,
 };
 
@@ -271,10 +271,6 @@ class CSharpFileExtractor extends ClassScopeExtractor {
       case 'invocation_expression':
         this.invocation(node);
         return;
-      case 'object_creation_expression':
-        this.objectCreation(node, 'new');
-        return;
-      case 'throw_statement':
       case 'throw_expression':
         this.throwing(node);
         return;
@@ -283,13 +279,6 @@ class CSharpFileExtractor extends ClassScopeExtractor {
         return;
       case 'conditional_access_expression':
         this.conditionalAccess(node);
-        return;
-      case 'identifier':
-        this.bareIdentifier(node);
-        return;
-      case 'cast_expression':
-        this.typeUse(node.childForFieldName('type'));
-        this.visitOptional(node.childForFieldName('value'));
         return;
       case 'as_expression':
       case 'is_expression':
@@ -341,20 +330,8 @@ class CSharpFileExtractor extends ClassScopeExtractor {
       case 'attribute_argument':
         for (const child of named(node)) if (child.type !== 'name_equals' && child.type !== 'name_colon') this.visit(child);
         return;
-      case 'name_colon':
-      case 'name_equals':
-      case 'labeled_statement':
-      case 'goto_statement':
-        for (const child of named(node)) if (child.type !== 'identifier') this.visit(child);
-        return;
-      case 'generic_name':
-      case 'qualified_name':
-      case 'array_type':
-      case 'nullable_type':
-        this.typeUse(node);
-        return;
       default:
-        if (!LEAF_TYPES.has(nodeType)) this.visitChildren(node);
+        this.visitCommon(node, nodeType);
     }
   }
 
@@ -525,28 +502,17 @@ class CSharpFileExtractor extends ClassScopeExtractor {
             const type = parameter.childForFieldName('type');
             if (!paramName) continue;
             members?.set(paramName.text, { type: this.declaredType(type), owner: node.type.startsWith('record') ? this.currentTypeRef() : undefined });
-            if (node.type.startsWith('record')) {
-              this.addSymbol(parameter, paramName.text, 'property', {
-                exported,
-                isTest: this.fileIsTest,
-                noDoc: true,
-                typeHints: this.typeHints([type]),
-                valueType: this.declaredType(type),
-              });
-            }
+            if (node.type.startsWith('record')) this.declareRecordComponent(parameter, paramName.text, 'property', type, exported);
           }
         }
         for (const args of baseArguments) this.visit(args);
-        if (body) {
-          this.collectMembers(body, members);
-          this.visitChildren(body);
-        }
+        if (body) this.typeBody(body);
       });
     });
   }
 
   /** Fields and properties of a type body, known before its methods are walked. */
-  private collectMembers(body: Node, frame: Map<string, Binding> | undefined): void {
+  protected override collectMembers(body: Node, frame: Map<string, Binding> | undefined): void {
     if (!frame) return;
     const owner = this.currentTypeRef();
     for (const member of named(body)) {
@@ -871,7 +837,7 @@ class CSharpFileExtractor extends ClassScopeExtractor {
   /** Arguments of a `generic_name` (`Do<Foo>`, `Base<Foo>`) as type uses. */
   private typeArgumentsUse(node: Node): void {
     if (node.type !== 'generic_name') return;
-    for (const child of named(node)) if (child.type === 'type_argument_list') for (const arg of named(child)) this.typeUse(arg);
+    for (const arg of this.typeArguments(node)) this.typeUse(arg);
   }
 
   private typeArgumentUses(node: Node): void {
@@ -908,9 +874,7 @@ class CSharpFileExtractor extends ClassScopeExtractor {
       case 'generic_name': {
         const ref = typeRef(node);
         if (ref && this.isInterestingType(ref) && !(unwrapContainers && CSHARP_CONTAINERS.has(ref.name))) pushUnique(out, ref);
-        for (const child of named(node)) {
-          if (child.type === 'type_argument_list') for (const arg of named(child)) this.collectTypeNames(arg, out, unwrapContainers);
-        }
+        for (const arg of this.typeArguments(node)) this.collectTypeNames(arg, out, unwrapContainers);
         return;
       }
       case 'nullable_type':

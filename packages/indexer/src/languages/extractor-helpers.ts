@@ -25,6 +25,12 @@ export function refKey(from: number, kind: ReferenceKind, name: string, qualifie
   return `${from}|${kind}|${qualifier.join('.')}|${name}|${receiver}`;
 }
 
+/** A dotted path (`a.b.C`) as a reference: the last segment names it, the others qualify it; undefined with no name. */
+export function pathRef(segments: readonly string[]): NameRef | undefined {
+  const name = segments[segments.length - 1];
+  return name ? { name, qualifier: segments.slice(0, -1) } : undefined;
+}
+
 export function sameRef(a: NameRef, b: NameRef): boolean {
   return a.name === b.name && a.qualifier.length === b.qualifier.length && a.qualifier.every((q, i) => q === b.qualifier[i]);
 }

@@ -147,14 +147,7 @@ class GoExtractor {
   run(root: Node): Pick<FileExtraction, 'symbols' | 'references' | 'imports'> {
     const top = root.namedChildren.filter(isNamedNode);
     this.collectFileFacts(top);
-    const docs = new DocCollector(this.source);
-    for (const node of top) {
-      const type = node.type;
-      if (type === 'comment') {
-        docs.comment(node);
-        continue;
-      }
-      const doc = docs.take(node.startPosition.row);
+    for (const [node, type, doc] of documented(this.source, top)) {
       switch (type) {
         case 'import_declaration':
           this.importDeclaration(node);
@@ -173,7 +166,6 @@ class GoExtractor {
         default:
           break;
       }
-      docs.after(node);
     }
     return { symbols: this.symbols, references: this.references, imports: this.imports };
   }
@@ -371,16 +363,9 @@ class GoExtractor {
   private typeDeclaration(decl: Node, declDoc: string): void {
     const specs = decl.namedChildren.filter(isNamedNode);
     const { single, grouped } = this.grouping(decl, specs);
-    const docs = new DocCollector(this.source);
-    for (const spec of specs) {
-      if (spec.type === 'comment') {
-        docs.comment(spec);
-        continue;
-      }
-      const inner = docs.take(spec.startPosition.row);
+    for (const [spec, type, inner] of documented(this.source, specs)) {
       const doc = inner || (single ? declDoc : '');
-      if (spec.type === 'type_spec' || spec.type === 'type_alias') this.typeSpec(spec, grouped ? spec : decl, doc);
-      docs.after(spec);
+      if (type === 'type_spec' || type === 'type_alias') this.typeSpec(spec, grouped ? spec : decl, doc);
     }
   }
 
@@ -453,16 +438,8 @@ class GoExtractor {
     const supertypes: SupertypeRef[] = [];
     const list = struct.namedChildren.find((c) => c?.type === 'field_declaration_list');
     if (!list) return supertypes;
-    const docs = new DocCollector(this.source);
-    for (const field of list.namedChildren) {
-      if (!field) continue;
-      if (field.type === 'comment') {
-        docs.comment(field);
-        continue;
-      }
-      const doc = docs.take(field.startPosition.row);
-      docs.after(field);
-      if (field.type !== 'field_declaration') continue;
+    for (const [field, type, doc] of documented(this.source, list.namedChildren)) {
+      if (type !== 'field_declaration') continue;
       const typeNode = field.childForFieldName('type');
       const names = field.childrenForFieldName('name').filter(isNamedNode);
       if (names.length === 0) {
@@ -479,16 +456,7 @@ class GoExtractor {
         const name = this.text(nameNode);
         if (name === '_') continue;
         this.add({
-          name,
-          kind: 'field',
-          scope: [owner],
-          startLine: field.startPosition.row + 1,
-          endLine: field.endPosition.row + 1,
-          signature,
-          doc,
-          isTest: this.isTest,
-          parent,
-          exported: EXPORTED.test(name),
+          ...this.memberDraft(field, name, 'field', owner, parent, signature, doc),
           ...(valueType ? { valueType } : {}),
           ...(hints.length > 0 ? { typeHints: hints } : {}),
         });
@@ -499,22 +467,14 @@ class GoExtractor {
 
   private interfaceMembers(iface: Node, owner: string, parent: number): SupertypeRef[] {
     const supertypes: SupertypeRef[] = [];
-    const docs = new DocCollector(this.source);
-    for (const member of iface.namedChildren) {
-      if (!member) continue;
-      if (member.type === 'comment') {
-        docs.comment(member);
-        continue;
-      }
-      const doc = docs.take(member.startPosition.row);
-      docs.after(member);
-      if (member.type === 'type_elem') {
+    for (const [member, type, doc] of documented(this.source, iface.namedChildren)) {
+      if (type === 'type_elem') {
         // Only a lone named type is an embedded interface; unions and `~T` are constraints.
         const parts = member.namedChildren.filter(isNamedNode);
         const only = parts.length === 1 ? parts[0] : undefined;
         const embedded = only ? this.namedType(only) : undefined;
         if (embedded) supertypes.push({ ...embedded, relation: 'extends' });
-      } else if (member.type === 'method_elem') {
+      } else if (type === 'method_elem') {
         const nameNode = member.childForFieldName('name');
         if (!nameNode) continue;
         const name = this.text(nameNode);
@@ -522,21 +482,28 @@ class GoExtractor {
         this.collectTypes(member.childForFieldName('parameters'), hints);
         this.collectTypes(member.childForFieldName('result'), hints);
         this.add({
-          name,
-          kind: 'method',
-          scope: [owner],
-          startLine: member.startPosition.row + 1,
-          endLine: member.endPosition.row + 1,
-          signature: this.signature(member.startIndex, member.endIndex),
-          doc,
-          isTest: this.isTest,
-          parent,
-          exported: EXPORTED.test(name),
+          ...this.memberDraft(member, name, 'method', owner, parent, this.signature(member.startIndex, member.endIndex), doc),
           ...(hints.length > 0 ? { typeHints: hints } : {}),
         });
       }
     }
     return supertypes;
+  }
+
+  /** A member of type `owner` (a struct field, an interface method) on exactly the lines of `node`. */
+  private memberDraft(node: Node, name: string, kind: NodeKind, owner: string, parent: number, signature: string, doc: string): Draft {
+    return {
+      name,
+      kind,
+      scope: [owner],
+      startLine: node.startPosition.row + 1,
+      endLine: node.endPosition.row + 1,
+      signature,
+      doc,
+      isTest: this.isTest,
+      parent,
+      exported: EXPORTED.test(name),
+    };
   }
 
   private valueSpecs(decl: Node): Node[] {
@@ -555,17 +522,11 @@ class GoExtractor {
     const kind: NodeKind = decl.type === 'const_declaration' ? 'constant' : 'variable';
     const specs = this.valueSpecs(decl);
     const { single, grouped } = this.grouping(decl, specs);
-    const docs = new DocCollector(this.source);
     // In a const group a spec without type and value repeats the previous one (iota).
     let inheritedType: Node | null = null;
     let inheritedValues: (Node | null)[] = [];
-    for (const spec of specs) {
-      if (spec.type === 'comment') {
-        docs.comment(spec);
-        continue;
-      }
-      const doc = docs.take(spec.startPosition.row) || (single ? declDoc : '');
-      docs.after(spec);
+    for (const [spec, , inner] of documented(this.source, specs)) {
+      const doc = inner || (single ? declDoc : '');
       let typeNode = spec.childForFieldName('type');
       const valueList = spec.childForFieldName('value');
       let values = valueList?.namedChildren ?? [];
@@ -1131,6 +1092,22 @@ class GoExtractor {
 }
 
 /** Collects the comment lines directly above a declaration (no blank line, not trailing code). */
+/** The nodes of `nodes` but comments, each with its type and the doc comment right above it. */
+function* documented(source: string, nodes: Iterable<Node | null>): Generator<[node: Node, type: string, doc: string]> {
+  const docs = new DocCollector(source);
+  for (const node of nodes) {
+    if (!node) continue;
+    const type = node.type;
+    if (type === 'comment') {
+      docs.comment(node);
+      continue;
+    }
+    const doc = docs.take(node.startPosition.row);
+    docs.after(node);
+    yield [node, type, doc];
+  }
+}
+
 class DocCollector {
   private lines: string[] = [];
   private endRow = -2;

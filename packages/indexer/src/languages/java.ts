@@ -15,7 +15,7 @@ import type { Node } from 'web-tree-sitter';
 import { basename, C_COMMENT_OPENERS, MAX_DOC_CHARS, truncate } from './common.js';
 import { ClassScopeExtractor } from './class-scopes.js';
 import type { Binding, ClassGrammar, Modifiers } from './class-scopes.js';
-import { kids, named, pushUnique } from './extractor-helpers.js';
+import { kids, named, pathRef, pushUnique } from './extractor-helpers.js';
 import type { FileExtraction, ImportDecl, LanguageModule, NameRef, ProjectLayout, ResolvedImport, SupertypeRef } from './types.js';
 
 /**
@@ -64,14 +64,6 @@ const TYPE_DECLARATIONS: Readonly<Record<string, NodeKind>> = {
   record_declaration: 'class',
   annotation_type_declaration: 'interface',
 };
-
-/** Leaves with nothing to extract: the walk stops there without asking for their children. */
-const LEAF_TYPES = new Set([
-  'decimal_integer_literal', 'hex_integer_literal', 'octal_integer_literal', 'binary_integer_literal',
-  'decimal_floating_point_literal', 'hex_floating_point_literal', 'true', 'false', 'null_literal',
-  'character_literal', 'string_literal', 'text_block', 'this', 'super', 'void_type', 'integral_type',
-  'floating_point_type', 'boolean_type',
-]);
 
 /** A file is a test file under `src/test/`, a `test`/`tests` directory, or named `*Test(s).java` / `*IT.java`. */
 function isJavaTestFile(path: string): boolean {
@@ -129,8 +121,7 @@ function typeRef(node: Node | null | undefined): NameRef | undefined {
     case 'scoped_type_identifier': {
       const segments: string[] = [];
       scopedTypeSegments(node, segments);
-      const name = segments.pop();
-      return name ? { name, qualifier: segments } : undefined;
+      return pathRef(segments);
     }
     case 'generic_type':
       return typeRef(node.namedChild(0));
@@ -140,11 +131,8 @@ function typeRef(node: Node | null | undefined): NameRef | undefined {
       return typeRef(node.namedChild(node.namedChildCount - 1));
     case 'identifier':
       return { name: node.text, qualifier: [] };
-    case 'scoped_identifier': {
-      const segments = dottedName(node).split('.');
-      const name = segments.pop();
-      return name ? { name, qualifier: segments } : undefined;
-    }
+    case 'scoped_identifier':
+      return pathRef(dottedName(node).split('.'));
     default:
       return undefined;
   }
@@ -157,6 +145,15 @@ const JAVA_GRAMMAR: ClassGrammar = {
   memberAccess: { type: 'field_access', object: 'object', member: 'field' },
   chainRoots: new Set(['identifier', 'this', 'super']),
   superName: 'super',
+  typeArgumentList: 'type_arguments',
+  typeNodes: new Set(['type_identifier', 'scoped_type_identifier', 'generic_type', 'array_type']),
+  namingNodes: new Set(['labeled_statement', 'break_statement', 'continue_statement']),
+  leaves: new Set([
+    'decimal_integer_literal', 'hex_integer_literal', 'octal_integer_literal', 'binary_integer_literal',
+    'decimal_floating_point_literal', 'hex_floating_point_literal', 'true', 'false', 'null_literal',
+    'character_literal', 'string_literal', 'text_block', 'this', 'super', 'void_type', 'integral_type',
+    'floating_point_type', 'boolean_type',
+  ]),
   typeRef,
 };
 
@@ -219,24 +216,11 @@ class JavaFileExtractor extends ClassScopeExtractor {
       case 'explicit_constructor_invocation':
         this.constructorInvocation(node);
         return;
-      case 'object_creation_expression':
-        this.objectCreation(node, 'new');
-        return;
-      case 'throw_statement':
-        this.throwing(node);
-        return;
       case 'method_reference':
         this.methodReference(node);
         return;
       case 'field_access':
         this.fieldAccess(node);
-        return;
-      case 'identifier':
-        this.bareIdentifier(node);
-        return;
-      case 'cast_expression':
-        this.typeUse(node.childForFieldName('type'));
-        this.visitOptional(node.childForFieldName('value'));
         return;
       case 'instanceof_expression':
         this.instanceofExpression(node);
@@ -263,26 +247,13 @@ class JavaFileExtractor extends ClassScopeExtractor {
       case 'spread_parameter':
         this.parameter(node);
         return;
-      case 'labeled_statement':
-      case 'break_statement':
-      case 'continue_statement':
-        for (const child of named(node)) if (child.type !== 'identifier') this.visit(child);
-        return;
       case 'marker_annotation':
       case 'annotation':
         // Annotations on locals/parameters: their arguments may name constants.
         this.visitOptional(node.childForFieldName('arguments'));
         return;
-      case 'type_identifier':
-      case 'scoped_type_identifier':
-      case 'generic_type':
-      case 'array_type':
-        // Type names reached by the generic walk are uses outside signatures (array creation,
-        // class literals, generic arguments).
-        this.typeUse(node);
-        return;
       default:
-        if (!LEAF_TYPES.has(nodeType)) this.visitChildren(node);
+        this.visitCommon(node, nodeType);
     }
   }
 
@@ -383,27 +354,17 @@ class JavaFileExtractor extends ClassScopeExtractor {
             const componentName = component.childForFieldName('name');
             const type = component.childForFieldName('type');
             if (!componentName) continue;
-            const valueType = this.declaredType(type);
             fields?.set(componentName.text, { type: typeRef(type), owner: this.currentTypeRef() });
-            this.addSymbol(component, componentName.text, 'field', {
-              exported,
-              isTest: this.fileIsTest,
-              noDoc: true,
-              typeHints: this.typeHints([type]),
-              valueType,
-            });
+            this.declareRecordComponent(component, componentName.text, 'field', type, exported);
           }
         }
-        if (body) {
-          this.collectFields(body, fields);
-          this.visitChildren(body);
-        }
+        if (body) this.typeBody(body);
       });
     });
   }
 
   /** Fields of a class body, known before its methods are walked (they may be declared later). */
-  private collectFields(body: Node, frame: Map<string, Binding> | undefined): void {
+  protected override collectMembers(body: Node, frame: Map<string, Binding> | undefined): void {
     if (!frame) return;
     const owner = this.currentTypeRef();
     const members = body.type === 'enum_body' ? named(body).filter((c) => c.type === 'enum_body_declarations').flatMap((c) => named(c)) : named(body);
@@ -478,10 +439,7 @@ class JavaFileExtractor extends ClassScopeExtractor {
     const index = this.declareEnumMember(node, name.text, [node.childForFieldName('arguments')], body?.startIndex);
     if (body) {
       // A constant with a body is an anonymous subclass of the enum, named after the constant.
-      this.enterType(index, name.text, this.currentTypeRef(), false, () => {
-        this.collectFields(body, this.frames[this.frames.length - 1]);
-        this.visitChildren(body);
-      });
+      this.enterType(index, name.text, this.currentTypeRef(), false, () => this.typeBody(body));
     }
   }
 
@@ -497,10 +455,7 @@ class JavaFileExtractor extends ClassScopeExtractor {
       supertypes: supertype ? [{ ...supertype, relation: 'extends' }] : [],
       signatureEnd: body.startIndex,
     });
-    this.enterType(index, name, supertype, false, () => {
-      this.collectFields(body, this.frames[this.frames.length - 1]);
-      this.visitChildren(body);
-    });
+    this.enterType(index, name, supertype, false, () => this.typeBody(body));
   }
 
   private parameter(node: Node): void {
@@ -644,7 +599,7 @@ class JavaFileExtractor extends ClassScopeExtractor {
     if (node.type !== 'generic_type') return;
     const saved = this.from;
     this.from = from;
-    for (const child of named(node)) if (child.type === 'type_arguments') this.typeArgumentsUse(child);
+    for (const arg of this.typeArguments(node)) this.typeUse(arg);
     this.from = saved;
   }
 
@@ -665,9 +620,7 @@ class JavaFileExtractor extends ClassScopeExtractor {
       case 'generic_type': {
         const base = node.namedChild(0);
         if (base) this.collectTypeNames(base, out, unwrapContainers);
-        for (const child of named(node)) {
-          if (child.type === 'type_arguments') for (const arg of named(child)) this.collectTypeNames(arg, out, unwrapContainers);
-        }
+        for (const arg of this.typeArguments(node)) this.collectTypeNames(arg, out, unwrapContainers);
         return;
       }
       case 'array_type':

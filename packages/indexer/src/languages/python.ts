@@ -220,8 +220,7 @@ class PythonExtractor {
         this.handleAssignment(node, scope);
         return;
       case 'augmented_assignment': {
-        const right = node.childForFieldName('right');
-        if (right) this.walk(right, scope);
+        this.walkField(node, 'right', scope);
         const left = node.childForFieldName('left');
         if (left) this.walkTarget(left, scope, undefined);
         return;
@@ -250,11 +249,9 @@ class PythonExtractor {
       case 'concatenated_string':
         this.walkChildren(node, scope);
         return;
-      case 'keyword_argument': {
-        const value = node.childForFieldName('value');
-        if (value) this.walk(value, scope);
+      case 'keyword_argument':
+        this.walkField(node, 'value', scope);
         return;
-      }
       case 'lambda':
         this.handleLambda(node, scope);
         return;
@@ -264,34 +261,37 @@ class PythonExtractor {
       case 'generator_expression':
         this.handleComprehension(node, scope);
         return;
-      case 'for_statement': {
-        const right = node.childForFieldName('right');
-        if (right) this.walk(right, scope);
-        const left = node.childForFieldName('left');
-        if (left) this.bindTargets(left, scope, undefined);
-        const body = node.childForFieldName('body');
-        if (body) this.walk(body, scope);
-        const alternative = node.childForFieldName('alternative');
-        if (alternative) this.walk(alternative, scope);
+      case 'for_statement':
+        this.walkField(node, 'right', scope);
+        this.bindField(node, 'left', scope);
+        this.walkField(node, 'body', scope);
+        this.walkField(node, 'alternative', scope);
         return;
-      }
       case 'as_pattern': {
         const first = node.namedChildren[0];
         if (first) this.walk(first, scope);
-        const alias = node.childForFieldName('alias');
-        if (alias) this.bindTargets(alias, scope, undefined);
+        this.bindField(node, 'alias', scope);
         return;
       }
-      case 'named_expression': {
-        const value = node.childForFieldName('value');
-        if (value) this.walk(value, scope);
-        const name = node.childForFieldName('name');
-        if (name) this.bindTargets(name, scope, undefined);
+      case 'named_expression':
+        this.walkField(node, 'value', scope);
+        this.bindField(node, 'name', scope);
         return;
-      }
       default:
         this.walkChildren(node, scope);
     }
+  }
+
+  /** Walks the child in `field`, if there is one. */
+  private walkField(node: SyntaxNode, field: string, scope: Scope): void {
+    const child = node.childForFieldName(field);
+    if (child) this.walk(child, scope);
+  }
+
+  /** Binds the names that the target in `field` (a loop variable, a walrus, an `as`) assigns, if there is one. */
+  private bindField(node: SyntaxNode, field: string, scope: Scope): void {
+    const child = node.childForFieldName(field);
+    if (child) this.bindTargets(child, scope, undefined);
   }
 
   // ---------------------------------------------------------- definitions
@@ -730,8 +730,7 @@ class PythonExtractor {
         this.walk(raised, scope);
       }
     }
-    const cause = node.childForFieldName('cause');
-    if (cause) this.walk(cause, scope);
+    this.walkField(node, 'cause', scope);
   }
 
   private handleExcept(node: SyntaxNode, scope: Scope): void {
@@ -742,8 +741,7 @@ class PythonExtractor {
       } else if (child.type === 'as_pattern') {
         const first = child.namedChildren[0];
         if (first) this.addTypeUses(first, scope);
-        const alias = child.childForFieldName('alias');
-        if (alias) this.bindTargets(alias, scope, undefined);
+        this.bindField(child, 'alias', scope);
       } else {
         this.addTypeUses(child, scope);
       }
@@ -766,8 +764,7 @@ class PythonExtractor {
     const locals = new Map<string, NameRef | undefined>();
     const parameters = node.childForFieldName('parameters');
     if (parameters) for (const name of identifiersOf(parameters)) locals.set(name.text, undefined);
-    const body = node.childForFieldName('body');
-    if (body) this.walk(body, nestedScope(scope, locals));
+    this.walkField(node, 'body', nestedScope(scope, locals));
   }
 
   private handleComprehension(node: SyntaxNode, scope: Scope): void {
@@ -775,10 +772,8 @@ class PythonExtractor {
     // Loop variables are bound before the element expression that precedes them in the text.
     for (const child of node.namedChildren) {
       if (child?.type !== 'for_in_clause') continue;
-      const right = child.childForFieldName('right');
-      if (right) this.walk(right, inner);
-      const left = child.childForFieldName('left');
-      if (left) this.bindTargets(left, inner, undefined);
+      this.walkField(child, 'right', inner);
+      this.bindField(child, 'left', inner);
     }
     for (const child of node.namedChildren) if (child && child.type !== 'for_in_clause') this.walk(child, inner);
   }

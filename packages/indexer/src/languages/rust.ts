@@ -169,6 +169,9 @@ const ITEM_TYPES = new Set([
   'extern_crate_declaration', 'foreign_mod_item',
 ]);
 
+/** `#![…]`: an attribute of the enclosing module, not of the item below it. */
+const INNER_ATTRIBUTES: ReadonlySet<string> = new Set(['inner_attribute_item']);
+
 /** `#[cfg(test)]`, `#[cfg(all(test, …))]`, but not `#[cfg(not(test))]`. */
 function isCfgTest(args: string): boolean {
   return /\btest\b/.test(args) && !/not\s*\(\s*test\b/.test(args);
@@ -319,26 +322,27 @@ class RustExtractor {
   // ---------------------------------------------------------------- items
 
   private items(container: Node, ctx: ItemContext): void {
+    for (const [child, , pending] of this.annotated(container, INNER_ATTRIBUTES)) this.item(child, ctx, pending);
+  }
+
+  /**
+   * The children of `container` but comments and attributes, each with the doc comments and
+   * attributes written above it. Kinds in `passOver` are skipped without ending the run.
+   */
+  private *annotated(container: Node, passOver?: ReadonlySet<string>): Generator<[child: Node, type: string, pending: Pending]> {
     let pending: Pending = { docs: [], attributes: [] };
     for (const child of container.namedChildren) {
       if (!child) continue;
-      switch (child.type) {
-        case 'line_comment':
-        case 'block_comment': {
-          const doc = this.outerDoc(child);
-          if (doc !== undefined) pending.docs.push(doc);
-          continue;
-        }
-        case 'attribute_item':
-          this.attribute(child, pending);
-          continue;
-        case 'inner_attribute_item':
-          continue;
-        default:
-          break;
+      const type = child.type;
+      if (type === 'line_comment' || type === 'block_comment') {
+        const doc = this.outerDoc(child);
+        if (doc !== undefined) pending.docs.push(doc);
+      } else if (type === 'attribute_item') {
+        this.attribute(child, pending);
+      } else if (!passOver?.has(type)) {
+        yield [child, type, pending];
+        pending = { docs: [], attributes: [] };
       }
-      this.item(child, ctx, pending);
-      pending = { docs: [], attributes: [] };
     }
   }
 
@@ -522,31 +526,14 @@ class RustExtractor {
     if (body?.type !== 'field_declaration_list') return;
     const typeParams = this.typeParamsOf(node, new Map());
     const memberCtx: ItemContext = { scope: [...ctx.scope, name], parent: index, isTest: draft.isTest, modules: ctx.modules };
-    let fieldPending: Pending = { docs: [], attributes: [] };
-    for (const field of body.namedChildren) {
-      if (!field) continue;
-      if (field.type === 'line_comment' || field.type === 'block_comment') {
-        const doc = this.outerDoc(field);
-        if (doc !== undefined) fieldPending.docs.push(doc);
-        continue;
-      }
-      if (field.type === 'attribute_item') {
-        this.attribute(field, fieldPending);
-        continue;
-      }
-      if (field.type === 'field_declaration') {
-        const fieldName = field.childForFieldName('name');
-        const typeNode = field.childForFieldName('type');
-        if (fieldName) {
-          const fieldDraft = this.draft(field, this.text(fieldName), 'field', memberCtx, fieldPending, this.hasPub(field), null);
-          const valueType = publicType(this.receiverTypeOf(typeNode, undefined, typeParams));
-          if (valueType) fieldDraft.valueType = valueType;
-          const hints = this.typeHintsOf([typeNode], undefined, typeParams);
-          if (hints.length > 0) fieldDraft.typeHints = hints;
-          this.add(fieldDraft);
-        }
-      }
-      fieldPending = { docs: [], attributes: [] };
+    for (const [field, type, fieldPending] of this.annotated(body)) {
+      if (type !== 'field_declaration') continue;
+      const fieldName = field.childForFieldName('name');
+      const typeNode = field.childForFieldName('type');
+      if (!fieldName) continue;
+      const fieldDraft = this.draft(field, this.text(fieldName), 'field', memberCtx, fieldPending, this.hasPub(field), null);
+      this.addDeclaredType(fieldDraft, typeNode, undefined, typeParams);
+      this.add(fieldDraft);
     }
   }
 
@@ -560,23 +547,10 @@ class RustExtractor {
     const index = this.add(draft);
     if (!body) return;
     const memberCtx: ItemContext = { scope: [...ctx.scope, name], parent: index, isTest: draft.isTest, modules: ctx.modules };
-    let variantPending: Pending = { docs: [], attributes: [] };
-    for (const variant of body.namedChildren) {
-      if (!variant) continue;
-      if (variant.type === 'line_comment' || variant.type === 'block_comment') {
-        const doc = this.outerDoc(variant);
-        if (doc !== undefined) variantPending.docs.push(doc);
-        continue;
-      }
-      if (variant.type === 'attribute_item') {
-        this.attribute(variant, variantPending);
-        continue;
-      }
-      if (variant.type === 'enum_variant') {
-        const variantName = variant.childForFieldName('name');
-        if (variantName) this.add(this.draft(variant, this.text(variantName), 'constant', memberCtx, variantPending, exported, null));
-      }
-      variantPending = { docs: [], attributes: [] };
+    for (const [variant, type, variantPending] of this.annotated(body)) {
+      if (type !== 'enum_variant') continue;
+      const variantName = variant.childForFieldName('name');
+      if (variantName) this.add(this.draft(variant, this.text(variantName), 'constant', memberCtx, variantPending, exported, null));
     }
   }
 
@@ -616,19 +590,8 @@ class RustExtractor {
   /** Members of a trait or impl body; returns the index of the first function, or -1. */
   private members(body: Node, ctx: ItemContext, owner: { type: NameRef; trait: NameRef | undefined; exported: boolean | undefined; typeParams: Map<string, NameRef | undefined> }): number {
     let first = -1;
-    let pending: Pending = { docs: [], attributes: [] };
-    for (const member of body.namedChildren) {
-      if (!member) continue;
-      switch (member.type) {
-        case 'line_comment':
-        case 'block_comment': {
-          const doc = this.outerDoc(member);
-          if (doc !== undefined) pending.docs.push(doc);
-          continue;
-        }
-        case 'attribute_item':
-          this.attribute(member, pending);
-          continue;
+    for (const [member, type, pending] of this.annotated(body)) {
+      switch (type) {
         case 'function_item':
         case 'function_signature_item': {
           const index = this.functionItem(member, ctx, pending, owner);
@@ -645,7 +608,6 @@ class RustExtractor {
         default:
           break;
       }
-      pending = { docs: [], attributes: [] };
     }
     return first;
   }
@@ -657,15 +619,20 @@ class RustExtractor {
     const value = node.childForFieldName('value');
     const typeParams = owner?.typeParams ?? new Map<string, NameRef | undefined>();
     const draft = this.draft(node, this.text(nameNode), kind, ctx, pending, owner?.exported ?? this.hasPub(node), null);
-    const valueType = publicType(this.receiverTypeOf(typeNode, owner?.type, typeParams));
-    if (valueType) draft.valueType = valueType;
-    const hints = this.typeHintsOf([typeNode], owner?.type, typeParams);
-    if (hints.length > 0) draft.typeHints = hints;
+    this.addDeclaredType(draft, typeNode, owner?.type, typeParams);
     const index = this.add(draft);
     if (value) {
       this.beginBody(index, owner?.type, typeParams, ctx.modules);
       this.walk(value);
     }
+  }
+
+  /** What the declared type of a field or constant gives its symbol: a value type and type hints. */
+  private addDeclaredType(draft: Draft, typeNode: Node | null, selfType: NameRef | undefined, typeParams: Map<string, NameRef | undefined>): void {
+    const valueType = publicType(this.receiverTypeOf(typeNode, selfType, typeParams));
+    if (valueType) draft.valueType = valueType;
+    const hints = this.typeHintsOf([typeNode], selfType, typeParams);
+    if (hints.length > 0) draft.typeHints = hints;
   }
 
   private modItem(node: Node, ctx: ItemContext, pending: Pending): void {
@@ -1388,25 +1355,12 @@ class RustExtractor {
   /** A block: statements in order, items deferred with their attributes and docs. */
   private block(node: Node): void {
     const mark = this.env.mark();
-    let pending: Pending = { docs: [], attributes: [] };
-    for (const child of node.namedChildren) {
-      if (!child) continue;
-      const type = child.type;
-      if (type === 'attribute_item') {
-        this.attribute(child, pending);
-        continue;
-      }
-      if (type === 'line_comment' || type === 'block_comment') {
-        const doc = this.outerDoc(child);
-        if (doc !== undefined) pending.docs.push(doc);
-        continue;
-      }
+    for (const [child, type, pending] of this.annotated(node)) {
       if (ITEM_TYPES.has(type) && type !== 'const_item' && type !== 'static_item') {
         this.deferred.push({ node: child, pending });
       } else {
         this.walk(child, type);
       }
-      pending = { docs: [], attributes: [] };
     }
     this.env.restore(mark);
   }

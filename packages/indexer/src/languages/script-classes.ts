@@ -6,7 +6,7 @@
 import type { NodeKind } from '@knowing/graph';
 import type { Node } from 'web-tree-sitter';
 import { EMPTY, FUNCTION_VALUES } from './script-syntax.js';
-import { childFrame } from './script-walk.js';
+import { childFrame, declarationPlace, visitDefinition } from './script-walk.js';
 import type { ClassInfo, DeclContext, Frame, ScriptWalk } from './script-walk.js';
 import type { NameRef, SupertypeRef } from './types.js';
 
@@ -45,25 +45,13 @@ export function onClass(walk: ScriptWalk, node: Node, f: Frame, ctx: DeclContext
   const heritageExpressions: Node[] = [];
   const heritageTypes: Node[] = [];
   if (heritage) readHeritage(walk, heritage, supertypes, heritageExpressions, heritageTypes);
+  const signature = walk.syntax.signature(walk.syntax.signatureStart(ctx.outer === node ? node : ctx.outer), body ? body.startIndex : node.endIndex);
   const index = walk.symbols.add(
-    {
-      name,
-      kind: 'class',
-      scope: walk.symbols.scopeOf(f),
-      startLine: walk.syntax.startLineOf({ ...ctx, decorators }),
-      endLine: node.endPosition.row + 1,
-      signature: walk.syntax.signature(walk.syntax.signatureStart(ctx.outer === node ? node : ctx.outer), body ? body.startIndex : node.endIndex),
-      doc: walk.syntax.docFor(ctx.outer),
-      parent: f.def,
-      exported: ctx.exported && f.moduleLevel,
-      supertypes,
-      decorators: decoratorRefs(walk, decorators),
-    },
+    { ...declarationPlace(walk, node, f, { ...ctx, decorators }, signature), name, kind: 'class', supertypes, decorators: decoratorRefs(walk, decorators) },
     { inheritsExport: false },
   );
   const cls: ClassInfo = { name, index, declared: new Set(), ctorIndex: -1 };
-  const frame = childFrame(f, index, { name, qualifier: EMPTY }, cls);
-  if (own) frame.typeParams = new Set(own);
+  const frame = childFrame(f, index, { name, qualifier: EMPTY }, cls, own);
   for (const decorator of decorators) visitDecoratorArguments(walk, decorator, frame);
   for (const expression of heritageExpressions) walk.visit(expression, frame);
   for (const typeNode of heritageTypes) walk.typeReferences(typeNode, frame);
@@ -219,13 +207,10 @@ function onMethod(walk: ScriptWalk, node: Node, classFrame: Frame, cls: ClassInf
     },
     { inheritsExport: true, isPrivate: mods.isPrivate || name.startsWith('#') },
   );
-  const frame = childFrame(classFrame, index, classFrame.thisType, cls);
-  if (own) frame.typeParams = new Set(own);
+  const frame = childFrame(classFrame, index, classFrame.thisType, cls, own);
   if (kind === 'constructor' && cls) cls.ctorIndex = index;
   for (const decorator of decorators) visitDecoratorArguments(walk, decorator, frame);
-  const hints: NameRef[] = [];
-  const properties = walk.visitFunction(node, frame, hints, own);
-  for (const hint of hints) walk.symbols.addHint(index, hint);
+  const properties = visitDefinition(walk, node, frame, index, own);
   if (kind === 'constructor') for (const param of properties) onParameterProperty(walk, param, classFrame, parent);
   return index;
 }
@@ -289,12 +274,9 @@ function onField(walk: ScriptWalk, node: Node, classFrame: Frame, cls: ClassInfo
     const own = walk.types.typeParameterNames(parts.typeParams);
     const signature = walk.syntax.signature(start, parts.body ? parts.body.startIndex : node.endIndex);
     const index = walk.symbols.add({ ...member, kind: 'method', signature }, { inheritsExport: true, isPrivate });
-    const frame = childFrame(classFrame, index, value.type === 'arrow_function' ? classFrame.thisType : undefined, cls);
-    if (own) frame.typeParams = new Set(own);
+    const frame = childFrame(classFrame, index, value.type === 'arrow_function' ? classFrame.thisType : undefined, cls, own);
     for (const decorator of decorators) visitDecoratorArguments(walk, decorator, frame);
-    const hints: NameRef[] = [];
-    walk.visitFunction(value, frame, hints, own);
-    for (const hint of hints) walk.symbols.addHint(index, hint);
+    visitDefinition(walk, value, frame, index, own);
     return;
   }
   const valueType = walk.types.mainType(typeNode, classFrame) ?? walk.types.initialiserType(value, classFrame);

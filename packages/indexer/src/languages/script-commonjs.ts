@@ -12,7 +12,7 @@ import { onCall } from './script-expressions.js';
 import { moduleLoad } from './script-modules.js';
 import { EMPTY, EMPTY_NODES, FUNCTION_VALUES, isLiteral, unwrapValue } from './script-syntax.js';
 import { defineFunctionValue, onObjectMembers } from './script-variables.js';
-import { childFrame } from './script-walk.js';
+import { childFrame, nodePlace } from './script-walk.js';
 import type { DeclContext, Frame, ScriptWalk } from './script-walk.js';
 import type { NameRef } from './types.js';
 
@@ -351,19 +351,7 @@ function defineCalledProperty(
     thisType = { name: owner[owner.length - 1]!, qualifier: owner.slice(0, -1) };
   }
   if (f.def !== -1 && parent === -1) return undefined;
-  const index = walk.symbols.add(
-    {
-      name,
-      kind: 'property',
-      scope,
-      startLine: statement.startPosition.row + 1,
-      endLine: statement.endPosition.row + 1,
-      signature: walk.syntax.signature(statement.startIndex, signatureEnd),
-      doc: walk.syntax.docFor(statement),
-      parent,
-      exported,
-    },
-    { inheritsExport },
-  );
+  const place = nodePlace(walk, statement, scope, parent, exported, walk.syntax.signature(statement.startIndex, signatureEnd));
+  const index = walk.symbols.add({ ...place, name, kind: 'property' }, { inheritsExport });
   return { index, thisType };
 }

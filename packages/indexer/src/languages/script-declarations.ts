@@ -8,7 +8,7 @@ import type { Node } from 'web-tree-sitter';
 import { onClass } from './script-classes.js';
 import { EMPTY } from './script-syntax.js';
 import { onVariables } from './script-variables.js';
-import { childFrame } from './script-walk.js';
+import { childFrame, declarationPlace, nodePlace, visitDefinition } from './script-walk.js';
 import type { DeclContext, Frame, ScriptWalk } from './script-walk.js';
 import type { NameRef, SupertypeRef } from './types.js';
 
@@ -17,28 +17,10 @@ function onFunctionDeclaration(walk: ScriptWalk, node: Node, f: Frame, ctx: Decl
   const name = nameOverride ?? (nameNode ? walk.syntax.text(nameNode) : walk.modules.defaultName());
   const parts = walk.syntax.functionParts(node);
   const own = walk.types.typeParameterNames(parts.typeParams);
-  const scope = walk.symbols.scopeOf(f);
-  const nested = !f.moduleLevel;
-  const hints: NameRef[] = [];
-  const index = walk.symbols.add(
-    {
-      name,
-      kind: 'function',
-      scope,
-      startLine: walk.syntax.startLineOf(ctx),
-      endLine: node.endPosition.row + 1,
-      signature: walk.syntax.signature(walk.syntax.signatureStart(ctx.outer), parts.body ? parts.body.startIndex : node.endIndex),
-      doc: walk.syntax.docFor(ctx.outer),
-      parent: f.def,
-      exported: ctx.exported && !nested,
-    },
-    { inheritsExport: false },
-  );
-  const es5 = parts.body && !nested ? walk.symbols.constructorCandidate(name, index, f) : undefined;
-  const frame = childFrame(f, index, es5 ? { name, qualifier: EMPTY } : undefined, es5);
-  if (own) frame.typeParams = new Set(own);
-  walk.visitFunction(node, frame, hints, own);
-  for (const hint of hints) walk.symbols.addHint(index, hint);
+  const signature = walk.syntax.signature(walk.syntax.signatureStart(ctx.outer), parts.body ? parts.body.startIndex : node.endIndex);
+  const index = walk.symbols.add({ ...declarationPlace(walk, node, f, ctx, signature), name, kind: 'function' }, { inheritsExport: false });
+  const es5 = parts.body && f.moduleLevel ? walk.symbols.constructorCandidate(name, index, f) : undefined;
+  visitDefinition(walk, node, childFrame(f, index, es5 ? { name, qualifier: EMPTY } : undefined, es5, own), index, own);
   if (ctx.isDefault) walk.modules.exportDefaultAs(name, ctx.outer.startPosition.row + 1);
   return index;
 }
@@ -56,23 +38,9 @@ function onInterface(walk: ScriptWalk, node: Node, f: Frame, ctx: DeclContext): 
       if (ref) supertypes.push({ ...ref, relation: 'extends' });
     }
   }
-  const index = walk.symbols.add(
-    {
-      name,
-      kind: 'interface',
-      scope: walk.symbols.scopeOf(f),
-      startLine: walk.syntax.startLineOf(ctx),
-      endLine: node.endPosition.row + 1,
-      signature: walk.syntax.signature(walk.syntax.signatureStart(ctx.outer), body ? body.startIndex : node.endIndex),
-      doc: walk.syntax.docFor(ctx.outer),
-      parent: f.def,
-      exported: ctx.exported && f.moduleLevel,
-      supertypes,
-    },
-    { inheritsExport: false },
-  );
-  const frame = childFrame(f, index, undefined, undefined);
-  if (own) frame.typeParams = new Set(own);
+  const signature = walk.syntax.signature(walk.syntax.signatureStart(ctx.outer), body ? body.startIndex : node.endIndex);
+  const index = walk.symbols.add({ ...declarationPlace(walk, node, f, ctx, signature), name, kind: 'interface', supertypes }, { inheritsExport: false });
+  const frame = childFrame(f, index, undefined, undefined, own);
   for (const member of body?.namedChildren ?? []) {
     if (!member) continue;
     if (member.type === 'method_signature' || member.type === 'property_signature') onSignatureMember(walk, member, frame, index);
@@ -103,22 +71,8 @@ function onSignatureMember(walk: ScriptWalk, member: Node, frame: Frame, parent:
     hints = walk.types.typesOf(type, frame);
     valueType = walk.types.mainType(type, frame);
   }
-  walk.symbols.add(
-    {
-      name,
-      kind: isMethod ? 'method' : 'property',
-      scope: walk.symbols.scopeOf(frame),
-      startLine: member.startPosition.row + 1,
-      endLine: member.endPosition.row + 1,
-      signature: walk.syntax.wholeSignature(member.startIndex, member),
-      doc: walk.syntax.docFor(member),
-      parent,
-      exported: false,
-      typeHints: hints,
-      valueType,
-    },
-    { inheritsExport: true },
-  );
+  const place = nodePlace(walk, member, walk.symbols.scopeOf(frame), parent, false, walk.syntax.wholeSignature(member.startIndex, member));
+  walk.symbols.add({ ...place, name, kind: isMethod ? 'method' : 'property', typeHints: hints, valueType }, { inheritsExport: true });
 }
 
 function onTypeAlias(walk: ScriptWalk, node: Node, f: Frame, ctx: DeclContext): void {
@@ -127,15 +81,9 @@ function onTypeAlias(walk: ScriptWalk, node: Node, f: Frame, ctx: DeclContext): 
   const own = walk.types.typeParameterNames(walk.syntax.field(node, 'type_parameters'));
   walk.symbols.add(
     {
+      ...declarationPlace(walk, node, f, ctx, walk.syntax.wholeSignature(ctx.outer.startIndex, node)),
       name: walk.syntax.text(nameNode),
       kind: 'type_alias',
-      scope: walk.symbols.scopeOf(f),
-      startLine: walk.syntax.startLineOf(ctx),
-      endLine: node.endPosition.row + 1,
-      signature: walk.syntax.wholeSignature(ctx.outer.startIndex, node),
-      doc: walk.syntax.docFor(ctx.outer),
-      parent: f.def,
-      exported: ctx.exported && f.moduleLevel,
       typeHints: walk.types.typesOf(walk.syntax.field(node, 'value'), f, own),
     },
     { inheritsExport: false },
@@ -146,40 +94,16 @@ function onEnum(walk: ScriptWalk, node: Node, f: Frame, ctx: DeclContext): void 
   const nameNode = walk.syntax.field(node, 'name');
   if (!nameNode) return;
   const body = walk.syntax.field(node, 'body');
-  const index = walk.symbols.add(
-    {
-      name: walk.syntax.text(nameNode),
-      kind: 'enum',
-      scope: walk.symbols.scopeOf(f),
-      startLine: walk.syntax.startLineOf(ctx),
-      endLine: node.endPosition.row + 1,
-      signature: walk.syntax.signature(ctx.outer.startIndex, body ? body.startIndex : node.endIndex),
-      doc: walk.syntax.docFor(ctx.outer),
-      parent: f.def,
-      exported: ctx.exported && f.moduleLevel,
-    },
-    { inheritsExport: false },
-  );
+  const signature = walk.syntax.signature(ctx.outer.startIndex, body ? body.startIndex : node.endIndex);
+  const index = walk.symbols.add({ ...declarationPlace(walk, node, f, ctx, signature), name: walk.syntax.text(nameNode), kind: 'enum' }, { inheritsExport: false });
   const scope = walk.symbols.meta[index]!.path;
   for (const member of body?.namedChildren ?? []) {
     if (!member || member.type === 'comment') continue;
     const memberNameNode = member.type === 'enum_assignment' ? walk.syntax.field(member, 'name') : member;
     const name = memberNameNode ? walk.syntax.memberName(memberNameNode) : undefined;
     if (name === undefined) continue;
-    walk.symbols.add(
-      {
-        name,
-        kind: 'constant',
-        scope,
-        startLine: member.startPosition.row + 1,
-        endLine: member.endPosition.row + 1,
-        signature: walk.syntax.wholeSignature(member.startIndex, member),
-        doc: walk.syntax.docFor(member),
-        parent: index,
-        exported: false,
-      },
-      { inheritsExport: true },
-    );
+    const place = nodePlace(walk, member, scope, index, false, walk.syntax.wholeSignature(member.startIndex, member));
+    walk.symbols.add({ ...place, name, kind: 'constant' }, { inheritsExport: true });
   }
 }
 
@@ -198,22 +122,12 @@ function onNamespace(walk: ScriptWalk, node: Node, f: Frame, ctx: DeclContext): 
   }
   if (names.length === 0) return;
   const ambient = f.ambient || node.type === 'module';
+  const signature = walk.syntax.signature(ctx.outer.startIndex, body ? body.startIndex : node.endIndex);
+  // An ambient module is visible without `export`.
+  const moduleCtx = { ...ctx, exported: ctx.exported || ambient };
   let frame = f;
   for (const name of names) {
-    const index = walk.symbols.add(
-      {
-        name,
-        kind: 'module',
-        scope: walk.symbols.scopeOf(frame),
-        startLine: walk.syntax.startLineOf(ctx),
-        endLine: node.endPosition.row + 1,
-        signature: walk.syntax.signature(ctx.outer.startIndex, body ? body.startIndex : node.endIndex),
-        doc: walk.syntax.docFor(ctx.outer),
-        parent: frame.def,
-        exported: (ctx.exported || ambient) && frame.moduleLevel,
-      },
-      { inheritsExport: false },
-    );
+    const index = walk.symbols.add({ ...declarationPlace(walk, node, frame, moduleCtx, signature), name, kind: 'module' }, { inheritsExport: false });
     frame = { def: index, thisType: undefined, cls: undefined, parent: frame, moduleLevel: true, ambient, locals: undefined, typeParams: undefined };
   }
   if (body) walk.visitChildren(body, frame);

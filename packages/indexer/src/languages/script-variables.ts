@@ -10,7 +10,7 @@ import { onClass } from './script-classes.js';
 import { onCall } from './script-expressions.js';
 import { declareModuleLoad } from './script-modules.js';
 import { EMPTY, EMPTY_NODES, FUNCTION_VALUES, isLiteral, unwrapValue } from './script-syntax.js';
-import { childFrame, declareLocal } from './script-walk.js';
+import { childFrame, declareLocal, nodePlace, visitDefinition } from './script-walk.js';
 import type { DeclContext, Frame, ScriptWalk } from './script-walk.js';
 import type { NameRef } from './types.js';
 
@@ -154,12 +154,9 @@ export function defineFunctionValue(
   );
   const es5 = !placement && !nested && fn.type !== 'arrow_function' ? walk.symbols.constructorCandidate(name, index, f) : undefined;
   const thisType = es5 ? { name, qualifier: EMPTY } : placement ? placement.thisType : fn.type === 'arrow_function' ? f.thisType : undefined;
-  const frame = childFrame(f, index, thisType, es5 ?? f.cls);
-  if (own) frame.typeParams = new Set(own);
+  const frame = childFrame(f, index, thisType, es5 ?? f.cls, own);
   if (wrapper) onCall(walk, wrapper, frame, fn);
-  const hints: NameRef[] = [];
-  walk.visitFunction(fn, frame, hints, own);
-  for (const hint of hints) walk.symbols.addHint(index, hint);
+  visitDefinition(walk, fn, frame, index, own);
   if (ctx.isDefault) walk.modules.exportDefaultAs(name, ctx.outer.startPosition.row + 1);
   return index;
 }
@@ -213,25 +210,10 @@ export function onObjectMembers(walk: ScriptWalk, object: Node, frame: Frame, ow
       const mods = walk.syntax.modifiers(member, nameNode);
       const parts = walk.syntax.functionParts(member);
       const own = walk.types.typeParameterNames(parts.typeParams);
-      const index = walk.symbols.add(
-        {
-          name,
-          kind: mods.accessor ? 'property' : topLevelFunctions ? 'function' : 'method',
-          scope,
-          startLine: member.startPosition.row + 1,
-          endLine: member.endPosition.row + 1,
-          signature: walk.syntax.signature(member.startIndex, parts.body ? parts.body.startIndex : member.endIndex),
-          doc: walk.syntax.docFor(member),
-          parent: topLevelFunctions ? -1 : owner,
-          exported: topLevelFunctions,
-        },
-        { inheritsExport: !topLevelFunctions },
-      );
-      const memberFrame = childFrame(frame, index, thisType, undefined);
-      if (own) memberFrame.typeParams = new Set(own);
-      const hints: NameRef[] = [];
-      walk.visitFunction(member, memberFrame, hints, own);
-      for (const hint of hints) walk.symbols.addHint(index, hint);
+      const signature = walk.syntax.signature(member.startIndex, parts.body ? parts.body.startIndex : member.endIndex);
+      const place = nodePlace(walk, member, scope, topLevelFunctions ? -1 : owner, topLevelFunctions, signature);
+      const index = walk.symbols.add({ ...place, name, kind: mods.accessor ? 'property' : topLevelFunctions ? 'function' : 'method' }, { inheritsExport: !topLevelFunctions });
+      visitDefinition(walk, member, childFrame(frame, index, thisType, undefined, own), index, own);
       continue;
     }
     if (member.type === 'pair') {

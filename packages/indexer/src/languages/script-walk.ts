@@ -1,11 +1,12 @@
 /**
  * What the parts of the TypeScript/JavaScript extractor share while one file is walked: the
- * lexical frames, how a declaration was introduced, and {@link ScriptWalk}, the handle every
- * handler module (`script-classes.ts`, `script-variables.ts`, …) is given. Handlers recurse
- * through `ScriptWalk.visit`, so they need not import each other's dispatch. Not part of the
- * language-module contract.
+ * lexical frames, how a declaration was introduced, where its symbol sits, and
+ * {@link ScriptWalk}, the handle every handler module (`script-classes.ts`,
+ * `script-variables.ts`, …) is given. Handlers recurse through `ScriptWalk.visit`, so they need
+ * not import each other's dispatch. Not part of the language-module contract.
  */
 import type { Node } from 'web-tree-sitter';
+import type { SymbolBuilder } from './common.js';
 import type { ModuleTable } from './script-modules.js';
 import type { ReferenceTable } from './script-references.js';
 import type { SymbolTable } from './script-symbols.js';
@@ -79,8 +80,57 @@ export interface ScriptWalk {
   typeReferences(node: Node, f: Frame): void;
 }
 
-export function childFrame(f: Frame, def: number, thisType: NameRef | undefined, cls: ClassInfo | undefined): Frame {
-  return { def, thisType, cls, parent: f, moduleLevel: false, ambient: f.ambient, locals: undefined, typeParams: undefined };
+/** A symbol's fields but its name and kind (and what only some symbols have). */
+export type SymbolPlace = Pick<SymbolBuilder, 'scope' | 'startLine' | 'endLine' | 'signature' | 'doc' | 'parent' | 'exported'>;
+
+/** The frame of definition `def` inside `f`; `own` are the type parameters it declares. */
+export function childFrame(f: Frame, def: number, thisType: NameRef | undefined, cls: ClassInfo | undefined, own?: ReadonlySet<string>): Frame {
+  return { def, thisType, cls, parent: f, moduleLevel: false, ambient: f.ambient, locals: undefined, typeParams: own ? new Set(own) : undefined };
+}
+
+/**
+ * Where the symbol of a declaration statement sits: in `f`, from the statement's first line
+ * (decorators and `export` included) to the end of `node`, with the doc above the statement,
+ * exported when the statement exports it at module level. The signature is the caller's.
+ */
+export function declarationPlace(walk: ScriptWalk, node: Node, f: Frame, ctx: DeclContext, signature: string): SymbolPlace {
+  return {
+    scope: walk.symbols.scopeOf(f),
+    startLine: walk.syntax.startLineOf(ctx),
+    endLine: node.endPosition.row + 1,
+    signature,
+    doc: walk.syntax.docFor(ctx.outer),
+    parent: f.def,
+    exported: ctx.exported && f.moduleLevel,
+  };
+}
+
+/**
+ * Where the symbol of a node standing on its own lines sits (an object or interface member, an
+ * enum constant, a property a statement assigns): on exactly those lines, with the doc above them.
+ */
+export function nodePlace(walk: ScriptWalk, node: Node, scope: readonly string[], parent: number, exported: boolean, signature: string): SymbolPlace {
+  return {
+    scope,
+    startLine: node.startPosition.row + 1,
+    endLine: node.endPosition.row + 1,
+    signature,
+    doc: walk.syntax.docFor(node),
+    parent,
+    exported,
+  };
+}
+
+/**
+ * Walk the function-like `node` that defines symbol `index`, in its frame: the annotations of
+ * its parameters and return type become the symbol's type hints. Returns the parameter
+ * properties of a constructor.
+ */
+export function visitDefinition(walk: ScriptWalk, node: Node, frame: Frame, index: number, own: ReadonlySet<string> | undefined): Node[] {
+  const hints: NameRef[] = [];
+  const properties = walk.visitFunction(node, frame, hints, own);
+  for (const hint of hints) walk.symbols.addHint(index, hint);
+  return properties;
 }
 
 /** A callback or other unnamed function: same edge source; arrows keep `this`, functions lose it. */
