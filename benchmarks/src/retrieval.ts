@@ -213,11 +213,13 @@ for (const job of jobs) {
         ...(lexicalSettings ? { channels: [lexicalChannel] } : {}),
         ...(model ? { learnedModel: model } : {}),
       });
-    const engines = new Map<System, Engine>([
-      ['knowing', engineFor(undefined, learnedModel)],
-      ['hybrid', engineFor('formula')],
-      ['learned', engineFor('learned')],
-    ]);
+    // Only the engines of the systems asked for (a model for another feature list fails to load).
+    const makers: Partial<Record<System, () => Engine>> = {
+      knowing: () => engineFor(undefined, learnedModel),
+      hybrid: () => engineFor('formula'),
+      learned: () => engineFor('learned'),
+    };
+    const engines = new Map<System, Engine>(systems.flatMap((s) => (makers[s] ? [[s, makers[s]()] as const] : [])));
     const engine = engines.get('knowing')!;
     for (const system of systems) {
       const start = performance.now();

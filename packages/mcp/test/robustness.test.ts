@@ -124,7 +124,7 @@ describe('malformed input over stdio', () => {
     server.line('{"jsonrpc":"2.0","id":"r","result":5}');
     server.line('{"jsonrpc":"2.0","id":"r2","result":{}}');
     await stillServing('after-responses');
-    expect(server.stderr()).toContain('ignored a malformed response (result: expected an object, got number 5)');
+    expect(await server.stderrContaining('ignored a malformed response')).toContain('ignored a malformed response (result: expected an object, got number 5)');
   });
 
   it('writes only JSON lines to stdout', () => {

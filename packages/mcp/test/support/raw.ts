@@ -29,6 +29,8 @@ export interface RawServer {
   /** Every stdout line that was not JSON (must stay empty: stdout carries only the protocol). */
   readonly garbage: string[];
   stderr(): string;
+  /** Everything on stderr so far, once it contains `text`: stderr is a pipe of its own, and may trail the replies. */
+  stderrContaining(text: string, timeoutMs?: number): Promise<string>;
   /** Whether the process is still running. */
   alive(): boolean;
   /** End stdin and wait for the process to exit; its exit code. */
@@ -73,7 +75,10 @@ export function spawnRaw(root: string, db: string, extra?: object): RawServer {
     }
     wake();
   });
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+    wake();
+  });
   const exited = new Promise<number>((resolve) =>
     child.on('close', (code) => {
       exitCode = code ?? -1;
@@ -130,6 +135,7 @@ export function spawnRaw(root: string, db: string, extra?: object): RawServer {
     },
     garbage,
     stderr: () => stderr,
+    stderrContaining: (text, timeoutMs = 30_000) => waitFor(() => (stderr.includes(text) ? stderr : undefined), `stderr containing ${JSON.stringify(text)}`, timeoutMs),
     alive: () => exitCode === null,
     async stop() {
       child.stdin.end();
