@@ -12,9 +12,10 @@ export const ADJACENCY_NOTE_KIND = 'adjacency';
 
 /**
  * Version of what this package puts in the note around the graph's own adjacency layout.
- * Bump it when the node flags or edge selection change, so older blobs are rebuilt.
+ * Bump it when the node flags, edge selection or order change, so older blobs are rebuilt
+ * (2: the canonical order of {@link canonicalOrder}).
  */
-export const ADJACENCY_NOTE_VERSION = 1;
+export const ADJACENCY_NOTE_VERSION = 2;
 
 const NOTE_MAGIC = [0x4b, 0x4e, 0x57, 0x41]; // "KNWA"
 const NOTE_HEADER_BYTES = 8;
@@ -59,20 +60,44 @@ function decodeNote(bytes: Uint8Array): Adjacency | undefined {
   }
 }
 
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The graph in one order whatever the store's numbering: nodes by id, edges by their ends'
+ * places, type, then the stronger evidence first. A store numbers nodes in the order batches
+ * created them, so an index kept up to date by incremental runs numbers them differently from a
+ * fresh index of the same tree; the walk, its communities and HITS visit nodes in adjacency
+ * order, and with the store's order the same code and the same graph could rank differently
+ * on two machines.
+ */
+function canonicalOrder(nodes: AdjacencyNode[], edges: AdjacencyEdge[]): void {
+  nodes.sort((a, b) => compareText(a.id, b.id));
+  const place = new Map(nodes.map((node, i) => [node.id, i]));
+  const at = (id: string): number => place.get(id) ?? -1;
+  edges.sort(
+    (a, b) =>
+      at(a.source) - at(b.source) ||
+      at(a.target) - at(b.target) ||
+      compareText(a.type, b.type) ||
+      b.confidence - a.confidence ||
+      compareText(a.provenance, b.provenance),
+  );
+}
+
 async function buildFromStore(reader: AdjacencyReader): Promise<Adjacency> {
+  const nodes: AdjacencyNode[] = [];
+  const edges: AdjacencyEdge[] = [];
   if (reader.graphOutline) {
     const outline = await reader.graphOutline();
-    return buildAdjacency(
-      outline.nodes.map((node) => ({ id: node.id, flags: nodeFlags(node) })),
-      outline.edges,
-    );
+    for (const node of outline.nodes) nodes.push({ id: node.id, flags: nodeFlags(node) });
+    for (const edge of outline.edges) edges.push(edge);
+  } else {
+    for await (const node of reader.allNodes()) nodes.push({ id: node.id, flags: nodeFlags(node) });
+    for await (const edge of reader.allEdges()) {
+      edges.push({ source: edge.source, target: edge.target, type: edge.type, provenance: edge.provenance, confidence: edge.confidence });
+    }
   }
-  const nodes: AdjacencyNode[] = [];
-  for await (const node of reader.allNodes()) nodes.push({ id: node.id, flags: nodeFlags(node) });
-  const edges: AdjacencyEdge[] = [];
-  for await (const edge of reader.allEdges()) {
-    edges.push({ source: edge.source, target: edge.target, type: edge.type, provenance: edge.provenance, confidence: edge.confidence });
-  }
+  canonicalOrder(nodes, edges);
   return buildAdjacency(nodes, edges);
 }
 

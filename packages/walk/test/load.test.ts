@@ -186,3 +186,27 @@ describe('loadAdjacency', () => {
     expect(graph.scans).toBe(2);
   });
 });
+
+describe('adjacency order', () => {
+  it('is the same whatever order the store numbered the graph in (a fresh index and one kept up to date)', async () => {
+    const helper = node('helper', 'function');
+    const more: GraphEdge[] = [
+      ...edges,
+      { source: helper.id, target: run.id, type: 'calls', confidence: 0.8, provenance: 'ast_resolved' },
+      { source: helper.id, target: run.id, type: 'calls', confidence: 0.6, provenance: 'heuristic' },
+      { source: run.id, target: helper.id, type: 'references', confidence: 1, provenance: 'ast_resolved' },
+    ];
+    const fresh = await loadAdjacency(new FakeGraph([service, run, testRun, lib, helper], more));
+    const updated = await loadAdjacency(new FakeGraph([lib, helper, testRun, run, service], [...more].reverse()));
+    expect([...updated.adjacency.ids]).toEqual([...fresh.adjacency.ids]);
+    expect(updated.adjacency).toEqual(fresh.adjacency);
+    // Of two edges of one type between the same symbols, the stronger one is kept either way.
+    const a = updated.adjacency;
+    const from = a.ids.indexOf(helper.id);
+    const to = a.ids.indexOf(run.id);
+    const calls = a.typeNames.indexOf('calls');
+    const kept: number[] = [];
+    for (let e = a.outOffsets[from]!; e < a.outOffsets[from + 1]!; e++) if (a.outTargets[e] === to && a.outTypes[e] === calls) kept.push(a.outConfidence[e]!);
+    expect(kept).toEqual([expect.closeTo(0.8, 6)]);
+  });
+});
