@@ -8,6 +8,22 @@ export interface LexicalScore {
 }
 
 /**
+ * The first number of FTS5's "averages" record (`lexical_fts_data` row 1): the row count its
+ * bm25() uses. An SQLite varint: big-endian groups of 7 bits, a set high bit meaning more
+ * follow, the 9th byte whole.
+ */
+function leadingVarint(bytes: Uint8Array): number | undefined {
+  let value = 0;
+  for (let i = 0; i < Math.min(9, bytes.length); i++) {
+    const byte = bytes[i]!;
+    if (i === 8) return value * 256 + byte;
+    value = value * 128 + (byte & 0x7f);
+    if ((byte & 0x80) === 0) return value;
+  }
+  return undefined;
+}
+
+/**
  * BM25F over `lexical_fts` with the idf ln(1 + (N − n + 0.5) / (n + 0.5)).
  *
  * FTS5's own bm25() uses ln((N − n + 0.5) / (n + 0.5)) and clamps it to 1e-6 once a term is in
@@ -17,10 +33,17 @@ export interface LexicalScore {
  * each term is queried alone, that factor recovered and weighted by the other idf, and the
  * terms summed here. Rows are all the matches of each term: the same work FTS5 does to rank
  * an OR query.
+ *
+ * FTS5's own row count is read from its averages record, not counted: a contentless-delete
+ * table never takes deleted rows out of it (nor their tokens out of the length totals), so after
+ * files are rewritten it counts every row ever written. Dividing bm25() by an idf of the live
+ * count left scores that drifted with each re-index; with FTS5's count the idf cancels exactly,
+ * and a rewrite of the same content scores as a fresh index does (its length totals grow with
+ * the count, so the average length holds).
  */
 export function createLexicalScorer(db: Database.Database): (terms: readonly string[], weights: readonly number[]) => LexicalScore[] {
   let prepared:
-    | { rows: Database.Statement; docFrequency: Database.Statement; termRows: Database.Statement }
+    | { rows: Database.Statement; ftsRows: Database.Statement; docFrequency: Database.Statement; termRows: Database.Statement }
     | null
     | undefined;
   const prepare = () => {
@@ -31,6 +54,7 @@ export function createLexicalScorer(db: Database.Database): (terms: readonly str
     db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_vocab USING fts5vocab(main, lexical_fts, 'row')`);
     prepared = {
       rows: db.prepare('SELECT count(*) FROM lexical_fts_docsize').pluck(),
+      ftsRows: db.prepare('SELECT block FROM lexical_fts_data WHERE id = 1').pluck(),
       docFrequency: db.prepare('SELECT doc FROM temp.lexical_vocab WHERE term = ?').pluck(),
       termRows: db.prepare('SELECT rowid, bm25(lexical_fts, ?, ?, ?, ?, ?, ?) AS rank FROM lexical_fts WHERE lexical_fts MATCH ?').raw(),
     };
@@ -42,11 +66,13 @@ export function createLexicalScorer(db: Database.Database): (terms: readonly str
     if (st === null || terms.length === 0) return [];
     const total = Number(st.rows.get());
     if (total === 0) return [];
+    const averages = st.ftsRows.get() as Uint8Array | undefined;
+    const ftsTotal = (averages && leadingVarint(averages)) || total;
     const scores = new Map<number, number>();
     for (const term of terms) {
       const n = Number(st.docFrequency.get(term) ?? 0);
       if (n === 0) continue;
-      const ftsIdf = Math.max(1e-6, Math.log((total - n + 0.5) / (n + 0.5)));
+      const ftsIdf = Math.max(1e-6, Math.log((ftsTotal - n + 0.5) / (n + 0.5)));
       const idf = Math.log(1 + (total - n + 0.5) / (n + 0.5));
       const factor = idf / ftsIdf;
       for (const [seq, rank] of st.termRows.iterate(...weights, `"${term.replaceAll('"', '""')}"`) as Iterable<[number, number]>) {

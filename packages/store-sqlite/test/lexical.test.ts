@@ -50,3 +50,24 @@ describe('lexicalSearch', () => {
     await backward.close();
   });
 });
+
+describe('lexical scores over the life of an index', () => {
+  it('are the same after files are rewritten as in a fresh index (FTS5 keeps counting deleted rows)', async () => {
+    const files = [
+      write('a.py', [node('a.py', 'parse_header'), node('a.py', 'read')], 'pars header token read'),
+      write('b.py', [node('b.py', 'render')], 'render templat header'),
+      write('c.py', [node('c.py', 'route'), node('c.py', 'match')], 'rout match url'),
+      write('d.py', [node('d.py', 'close')], 'close connect'),
+    ];
+    const scores = async (store: Awaited<ReturnType<typeof storeWith>>) =>
+      (await store.lexicalSearch(['header', 'rout', 'close'], { limit: 10 })).map((h) => [h.node.qualifiedName, h.score]);
+    const fresh = await storeWith(files);
+    const rewritten = await storeWith(files);
+    // Each file written again three times (a full re-index, or edits that keep the text).
+    for (let round = 0; round < 3; round++) for (const w of files) await rewritten.applyBatch({ files: [w] });
+    expect(await scores(rewritten)).toEqual(await scores(fresh));
+    expect((await scores(fresh)).length).toBeGreaterThan(2);
+    await fresh.close();
+    await rewritten.close();
+  });
+});
