@@ -220,14 +220,14 @@ for (const job of jobs) {
       learned: () => engineFor('learned'),
     };
     const engines = new Map<System, Engine>(systems.flatMap((s) => (makers[s] ? [[s, makers[s]()] as const] : [])));
-    const engine = engines.get('knowing')!;
+    const engine = engines.get('knowing');
     for (const system of systems) {
       const start = performance.now();
       try {
         const returned = await answer(system, engines, store, task.description);
         const metrics = scoreTask(returned, task.groundTruth);
         const ms = performance.now() - start;
-        const misses = values['explain-misses'] && system === 'knowing' ? await explainMisses(engine, task, returned) : undefined;
+        const misses = values['explain-misses'] && engine && system === 'knowing' ? await explainMisses(engine, task, returned) : undefined;
         repoResults.get(system)!.push({ id: task.id, repo: job.repo, tier: task.tier, language: job.language, metrics, returned: returned.slice(0, 10), ms, ...(misses ? { misses } : {}) });
       } catch (error) {
         repoResults.get(system)!.push({ id: task.id, repo: job.repo, tier: task.tier, language: job.language, metrics: zero, returned: [], failed: String(error), ms: performance.now() - start });

@@ -87,23 +87,6 @@ export type LearnedModel = LinearModel | TreeModel;
 
 const isTreeModel = (model: LearnedModel): model is TreeModel => (model as TreeModel).kind === 'trees';
 
-/** A model's trees in typed arrays, made once per model object: scoring walks them for every candidate. */
-const compiled = new WeakMap<TreeModel, readonly RegressionTree[]>();
-function treesOf(model: TreeModel): readonly RegressionTree[] {
-  let trees = compiled.get(model);
-  if (!trees) {
-    trees = model.trees.map((t) => ({
-      feature: Int32Array.from(t.feature),
-      threshold: Float64Array.from(t.threshold),
-      left: Int32Array.from(t.left),
-      right: Int32Array.from(t.right),
-      value: Float64Array.from(t.value),
-    })) as unknown as readonly RegressionTree[];
-    compiled.set(model, trees);
-  }
-  return trees;
-}
-
 const MEMBER_KINDS: ReadonlySet<NodeKind> = new Set<NodeKind>(['field', 'property', 'constant', 'variable']);
 const CALLABLE_KINDS: ReadonlySet<NodeKind> = new Set<NodeKind>(['function', 'method', 'constructor']);
 const TYPE_KINDS: ReadonlySet<NodeKind> = new Set<NodeKind>(TYPE_LIKE_KINDS);
@@ -285,7 +268,7 @@ function grouped(components: Readonly<Record<string, number>>): Record<string, n
  */
 function contributions(model: LearnedModel, x: Float64Array): Record<string, number> {
   const shares = new Float64Array(x.length);
-  if (isTreeModel(model)) for (const tree of treesOf(model)) addTreeShares(tree, x, shares);
+  if (isTreeModel(model)) for (const tree of model.trees) addTreeShares(tree, x, shares);
   else for (let f = 0; f < x.length; f++) shares[f] = model.weights[f]! * ((x[f]! - model.mean[f]!) / model.scale[f]!);
   const out: Record<string, number> = {};
   for (let f = 0; f < x.length; f++) out[LEARNED_FEATURES[f]!] = shares[f]!;
@@ -307,7 +290,7 @@ function contributions(model: LearnedModel, x: Float64Array): Record<string, num
 export function learnedLogit(model: LearnedModel, x: Float64Array): number {
   let logit = 0;
   if (isTreeModel(model)) {
-    for (const tree of treesOf(model)) logit += treeValue(tree, x) - tree.value[0]!;
+    for (const tree of model.trees) logit += treeValue(tree, x) - tree.value[0]!;
     return logit;
   }
   for (let f = 0; f < x.length; f++) logit += model.weights[f]! * ((x[f]! - model.mean[f]!) / model.scale[f]!);

@@ -193,7 +193,7 @@ describe('adjacency order', () => {
     const more: GraphEdge[] = [
       ...edges,
       { source: helper.id, target: run.id, type: 'calls', confidence: 0.8, provenance: 'ast_resolved' },
-      { source: helper.id, target: run.id, type: 'calls', confidence: 0.6, provenance: 'heuristic' },
+      { source: helper.id, target: run.id, type: 'calls', confidence: 0.6, provenance: 'ast_inferred' },
       { source: run.id, target: helper.id, type: 'references', confidence: 1, provenance: 'ast_resolved' },
     ];
     const fresh = await loadAdjacency(new FakeGraph([service, run, testRun, lib, helper], more));
