@@ -1,4 +1,5 @@
 import { defineEquivalenceClasses } from '../../define.js';
+import { concept } from '../concept.js';
 
 /**
  * Terraform core and its provider SDKs, in the vocabulary of their documentation: providers
@@ -9,80 +10,50 @@ export default defineEquivalenceClasses({
   language: 'go',
   source: 'framework',
   classes: [
-    {
-      concept: 'TF_PROVIDER',
-      phrases: ['terraform provider', 'provider schema', 'provider configuration', 'configure provider', 'provider server'],
-      targets: ['Provider', 'ProviderServer', 'ConfigureProvider', 'GetProviderSchema', 'ProviderSchema', 'GRPCProvider'],
-    },
-    {
-      concept: 'TF_RESOURCE_CRUD',
-      phrases: ['resource create', 'resource read', 'resource update', 'resource delete', 'crud functions', 'create context'],
-      targets: ['CreateContext', 'ReadContext', 'UpdateContext', 'DeleteContext', 'ReadResource', 'ApplyResourceChange', 'PlanResourceChange'],
-    },
-    {
-      concept: 'TF_SCHEMA',
-      phrases: ['resource schema', 'schema attribute', 'computed attribute', 'force new', 'nested block', 'config schema'],
-      targets: ['Schema', 'Attribute', 'NestedBlock', 'ForceNew', 'ConfigSchema', 'CoreConfigSchema', 'ImpliedType'],
-    },
-    {
-      concept: 'TF_PLAN',
-      phrases: ['terraform plan', 'plan changes', 'planned state', 'plan graph', 'resource diff'],
-      targets: ['Plan', 'PlanGraphBuilder', 'NodePlannableResourceInstance', 'Changes', 'ResourceInstanceChange', 'PlanOpts'],
-    },
-    {
-      concept: 'TF_APPLY',
-      phrases: ['terraform apply', 'apply changes', 'apply graph', 'apply resource change'],
-      targets: ['ApplyGraphBuilder', 'NodeApplyableResourceInstance', 'Context.Apply', 'ApplyResourceChange', 'ApplyOpts'],
-    },
-    {
-      concept: 'TF_STATE',
-      phrases: ['terraform state', 'state file', 'state lock', 'remote state', 'state manager', 'state snapshot'],
-      targets: ['State', 'SyncState', 'ReadState', 'WriteState', 'LockInfo', 'Persister', 'Locker', 'Filesystem'],
-    },
-    {
-      concept: 'TF_BACKENDS',
-      phrases: ['state backend', 'remote backend', 'backend configuration', 's3 backend', 'backend init'],
-      targets: ['Backend', 'StateMgr', 'PrepareConfig', 'InitFn', 'BackendInit'],
-    },
-    {
-      concept: 'TF_GRAPH',
-      phrases: ['dependency graph', 'graph walk', 'graph transformer', 'graph builder', 'graph vertex'],
-      targets: ['Graph', 'AcyclicGraph', 'GraphTransformer', 'GraphBuilder', 'Vertex', 'Walker', 'ReferenceTransformer'],
-    },
-    {
-      concept: 'TF_CONFIGURATION',
-      phrases: ['hcl configuration', 'terraform configuration', 'module call', 'variable block', 'config loader', 'hcl parsing'],
-      targets: ['ModuleCall', 'Variable', 'LoadConfigDir', 'Module', 'Parser', 'BuildConfig'],
-    },
-    {
-      concept: 'TF_EXPRESSIONS',
-      phrases: ['built in function', 'expression evaluation', 'interpolation', 'eval context', 'cty value'],
-      targets: ['Evaluator', 'EvalContext', 'Scope', 'Functions', 'EvalExpr', 'EvalBlock'],
-    },
-    {
-      concept: 'TF_PROVISIONERS',
-      phrases: ['provisioner', 'local exec', 'remote exec', 'provisioner connection'],
-      targets: ['Provisioner', 'ProvisionResource', 'ValidateProvisionerConfig', 'GetSchemaResponse'],
-    },
-    {
-      concept: 'TF_DATA_SOURCES',
-      phrases: ['data source', 'read data source', 'data resource'],
-      targets: ['DataSource', 'ReadDataSource', 'ReadDataSourceRequest', 'DataSourcesMap'],
-    },
-    {
-      concept: 'TF_IMPORT',
-      phrases: ['import resource', 'terraform import', 'import state', 'resource importer'],
-      targets: ['Importer', 'ImportResourceState', 'ImportState', 'ImportStatePassthroughContext'],
-    },
-    {
-      concept: 'TF_WORKSPACES',
-      phrases: ['terraform workspace', 'workspace select', 'workspace delete', 'init command'],
-      targets: ['Workspaces', 'WorkspaceCommand', 'InitCommand', 'DeleteWorkspace', 'WorkspaceSelectCommand'],
-    },
-    {
-      concept: 'TF_DEPENDENCY_LOCKS',
-      phrases: ['dependency lock file', 'provider installer', 'version constraints', 'required providers'],
-      targets: ['Locks', 'ProviderLock', 'Installer', 'EnsureProviderVersions', 'RequiredProviders', 'VersionConstraints'],
-    },
+    concept('TF_PROVIDER', ['terraform provider', 'provider schema', 'provider configuration', 'configure provider', 'provider server'], [
+      'Provider', 'ProviderServer', 'ConfigureProvider', 'GetProviderSchema', 'ProviderSchema', 'GRPCProvider',
+    ]),
+    concept('TF_RESOURCE_CRUD', ['resource create', 'resource read', 'resource update', 'resource delete', 'crud functions', 'create context'], [
+      'CreateContext', 'ReadContext', 'UpdateContext', 'DeleteContext', 'ReadResource', 'ApplyResourceChange', 'PlanResourceChange',
+    ]),
+    concept('TF_SCHEMA', ['resource schema', 'schema attribute', 'computed attribute', 'force new', 'nested block', 'config schema'], [
+      'Schema', 'Attribute', 'NestedBlock', 'ForceNew', 'ConfigSchema', 'CoreConfigSchema', 'ImpliedType',
+    ]),
+    concept('TF_PLAN', ['terraform plan', 'plan changes', 'planned state', 'plan graph', 'resource diff'], [
+      'Plan', 'PlanGraphBuilder', 'NodePlannableResourceInstance', 'Changes', 'ResourceInstanceChange', 'PlanOpts',
+    ]),
+    concept('TF_APPLY', ['terraform apply', 'apply changes', 'apply graph', 'apply resource change'], [
+      'ApplyGraphBuilder', 'NodeApplyableResourceInstance', 'Context.Apply', 'ApplyResourceChange', 'ApplyOpts',
+    ]),
+    concept('TF_STATE', ['terraform state', 'state file', 'state lock', 'remote state', 'state manager', 'state snapshot'], [
+      'State', 'SyncState', 'ReadState', 'WriteState', 'LockInfo', 'Persister', 'Locker', 'Filesystem',
+    ]),
+    concept('TF_BACKENDS', ['state backend', 'remote backend', 'backend configuration', 's3 backend', 'backend init'], [
+      'Backend', 'StateMgr', 'PrepareConfig', 'InitFn', 'BackendInit',
+    ]),
+    concept('TF_GRAPH', ['dependency graph', 'graph walk', 'graph transformer', 'graph builder', 'graph vertex'], [
+      'Graph', 'AcyclicGraph', 'GraphTransformer', 'GraphBuilder', 'Vertex', 'Walker', 'ReferenceTransformer',
+    ]),
+    concept('TF_CONFIGURATION', ['hcl configuration', 'terraform configuration', 'module call', 'variable block', 'config loader', 'hcl parsing'], [
+      'ModuleCall', 'Variable', 'LoadConfigDir', 'Module', 'Parser', 'BuildConfig',
+    ]),
+    concept('TF_EXPRESSIONS', ['built in function', 'expression evaluation', 'interpolation', 'eval context', 'cty value'], [
+      'Evaluator', 'EvalContext', 'Scope', 'Functions', 'EvalExpr', 'EvalBlock',
+    ]),
+    concept('TF_PROVISIONERS', ['provisioner', 'local exec', 'remote exec', 'provisioner connection'], [
+      'Provisioner', 'ProvisionResource', 'ValidateProvisionerConfig', 'GetSchemaResponse',
+    ]),
+    concept('TF_DATA_SOURCES', ['data source', 'read data source', 'data resource'], [
+      'DataSource', 'ReadDataSource', 'ReadDataSourceRequest', 'DataSourcesMap',
+    ]),
+    concept('TF_IMPORT', ['import resource', 'terraform import', 'import state', 'resource importer'], [
+      'Importer', 'ImportResourceState', 'ImportState', 'ImportStatePassthroughContext',
+    ]),
+    concept('TF_WORKSPACES', ['terraform workspace', 'workspace select', 'workspace delete', 'init command'], [
+      'Workspaces', 'WorkspaceCommand', 'InitCommand', 'DeleteWorkspace', 'WorkspaceSelectCommand',
+    ]),
+    concept('TF_DEPENDENCY_LOCKS', ['dependency lock file', 'provider installer', 'version constraints', 'required providers'], [
+      'Locks', 'ProviderLock', 'Installer', 'EnsureProviderVersions', 'RequiredProviders', 'VersionConstraints',
+    ]),
   ],
 });
