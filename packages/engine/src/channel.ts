@@ -18,6 +18,20 @@ export interface ChannelContext {
   readonly keywords: KeywordSet;
   /** The task is about tests: test code may be returned. */
   readonly aboutTests: boolean;
+  /**
+   * Terms the engine's vocabulary relates to the task's words through the concept thesaurus
+   * (`consumer` → `subscriber`, `listener`; at most `equivalence.thesaurusTerms`), for a channel
+   * that widens a thin query with them. The engine derives them from the keywords before any
+   * channel runs, so every channel sees the same ones; left out (read: none) when a channel is
+   * run on its own.
+   */
+  readonly relatedTerms?: readonly string[];
+  /**
+   * Where a channel that builds a query (a full-text expression, a prompt) may report the one
+   * it finally ran, for traces: the bm25 channel's report is the trace's `ftsQuery`. Reporting
+   * is optional and changes nothing else; left out when nobody listens.
+   */
+  readonly reportQuery?: (query: string) => void;
 }
 
 /**
@@ -37,7 +51,10 @@ export interface ChannelContext {
  * ```
  */
 export interface Channel {
-  /** Unique among the engine's channels; the key of its weight and of its hits in traces. */
+  /**
+   * Unique among the engine's channels; the key of its weight and of its hits in traces. A
+   * registered channel named like a built-in one replaces it; `equiv` is the vocabulary stage's.
+   */
   readonly name: string;
   /**
    * Everything that decides the channel's hits besides the task and the graph (its options,
@@ -46,3 +63,6 @@ export interface Channel {
   fingerprint(): string;
   run(context: ChannelContext): Promise<readonly ChannelHit[]>;
 }
+
+/** Names a registered channel may not take: the vocabulary stage's hits are fused under `equiv`. */
+export const RESERVED_CHANNEL_NAMES: ReadonlySet<string> = new Set(['equiv']);

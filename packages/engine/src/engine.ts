@@ -30,6 +30,11 @@ import { loadNameIndex, suggestSymbols } from './suggest.js';
 import type { NameIndex } from './suggest.js';
 import { findTests } from './test-scope.js';
 import type { Channel } from './channel.js';
+import { RESERVED_CHANNEL_NAMES } from './channel.js';
+import { createTieredChannel } from './channels/tiered.js';
+import { createBm25Channel } from './channels/bm25.js';
+import { createPathChannel } from './channels/path.js';
+import { createVectorChannel } from './channels/vector.js';
 import { createLexicalChannel } from './channels/lexical.js';
 import { createTraceChannel } from './channels/traces.js';
 import { createAnswerCache } from './answer-cache.js';
@@ -56,14 +61,22 @@ function vocabularyFingerprint(registry: ClassRegistry): string {
     .join(',');
 }
 
-/** Names of the stages the engine runs itself; a registered channel may not take them. */
-const RESERVED_CHANNEL_NAMES = new Set(['tiered', 'bm25', 'equiv', 'path', 'vector']);
-
-/** The built-in lexical channel, replaced by a registered one of the same name, then the others in order. */
-function registeredChannels(extra: readonly Channel[] | undefined): Channel[] {
-  const list: Channel[] = [createLexicalChannel(), createTraceChannel()];
+/**
+ * The retrieval channels of every task, in the order they run: the built-in ones, built from
+ * the options (the vector channel only when a vector search is given), each replaced by a
+ * registered channel of the same name; then the other registered channels in order.
+ */
+function taskChannels(config: CreateEngineOptions, options: EngineOptions): Channel[] {
+  const list: Channel[] = [
+    createTieredChannel(options.tiered),
+    createBm25Channel({ limit: options.seeds.bm25Limit, keywords: options.seeds.bm25Keywords }),
+    createPathChannel(options.path),
+    ...(config.vector ? [createVectorChannel(config.vector)] : []),
+    createLexicalChannel(),
+    createTraceChannel(),
+  ];
   const seen = new Set<string>();
-  for (const channel of extra ?? []) {
+  for (const channel of config.channels ?? []) {
     if (!channel || typeof channel.name !== 'string' || typeof channel.run !== 'function' || typeof channel.fingerprint !== 'function') {
       throw new KnowingError(ErrorCode.InvalidArgument, 'a channel needs a name, fingerprint() and run()', { source: 'engine', hint: 'see the Channel interface of @knowing/engine' });
     }
@@ -235,7 +248,7 @@ export function createEngine(config: CreateEngineOptions): Engine {
   const { task: ranker, formula } = rankersFor(config, options);
   const registry: ClassRegistry = createClassRegistry(config.classes ?? BUILTIN_PLUGINS);
   const equivalence = createEquivalenceStage(registry, options.equivalence);
-  const channels = registeredChannels(config.channels);
+  const channels = taskChannels(config, options);
   const graph = new GraphStateCache(store, options.walk);
   const clock = config.now ?? Date.now;
   const learning = createSessionLearning(store, options.learning, clock);
@@ -251,7 +264,6 @@ export function createEngine(config: CreateEngineOptions): Engine {
     options,
     ranker: queryRanker,
     equivalence,
-    vector: config.vector,
     channels,
     now: clock(),
     session: learning.tracker(session),

@@ -32,13 +32,17 @@ export interface EquivalenceOutcome {
   /** Nodes of strong framework matches, to inject at the top of the ranking. */
   readonly forced: readonly GraphNode[];
   readonly matched: readonly { readonly concept: string; readonly phrases: readonly string[]; readonly strong: boolean }[];
-  /** Thesaurus terms that widen the BM25 query. */
-  readonly relatedTerms: readonly string[];
   /** Concepts that named each node. */
   readonly classesByNode: ReadonlyMap<NodeId, readonly string[]>;
 }
 
 export interface EquivalenceStage {
+  /**
+   * Thesaurus terms related to the task's words, which widen a thin BM25 query. They depend on
+   * the words only, so the seeding derives them before the channels run (`ChannelContext.relatedTerms`).
+   */
+  relatedTerms(keywords: KeywordSet): readonly string[];
+  /** Matches the classes; runs after the channels, since aliases come from the tiered hits. */
   run(input: EquivalenceStageInput): Promise<EquivalenceOutcome>;
 }
 
@@ -62,10 +66,12 @@ export function createEquivalenceStage(registry: ClassRegistry, options: Equival
   }
 
   return {
+    relatedTerms(keywords) {
+      return options.thesaurusTerms > 0 ? expandWithThesaurus(allKeywords(keywords), { maxTerms: options.thesaurusTerms }) : [];
+    },
     async run(input) {
       const { store, task, keywords } = input;
       const words = allKeywords(keywords);
-      const relatedTerms = options.thesaurusTerms > 0 ? expandWithThesaurus(words, { maxTerms: options.thesaurusTerms }) : [];
       const language = await repoLanguage(store, input.state.snapshotId);
       const extra: EquivalenceClass[] = [];
       if (options.graphAliases && input.tiered.length > 0) {
@@ -88,7 +94,6 @@ export function createEquivalenceStage(registry: ClassRegistry, options: Equival
         capped: (lexicalCount) => capEquivalenceResults(channel, lexicalCount, { factor: options.capFactor, floor: options.capFloor }),
         forced: hits.forced.map((h) => h.node),
         matched: matches.map((m) => ({ concept: m.equivalenceClass.concept, phrases: m.phrases, strong: isStrongMatch(m) })),
-        relatedTerms,
         classesByNode,
       };
     },

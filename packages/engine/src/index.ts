@@ -33,6 +33,11 @@ export type {
 export { testCommands } from './test-runners.js';
 export type { TestCommandOptions } from './test-runners.js';
 export { fuseChannels } from './fusion.js';
+export { createTieredChannel } from './channels/tiered.js';
+export { createBm25Channel } from './channels/bm25.js';
+export type { Bm25ChannelOptions } from './channels/bm25.js';
+export { createPathChannel } from './channels/path.js';
+export { createVectorChannel } from './channels/vector.js';
 export { createLexicalChannel, DEFAULT_LEXICAL_CHANNEL_OPTIONS } from './channels/lexical.js';
 export { createTraceChannel } from './channels/traces.js';
 export type { LexicalChannelOptions, LexicalChannelInput } from './channels/lexical.js';

@@ -7,7 +7,7 @@ import { textMatches } from './text-match.js';
 import { communityRestriction, hits as computeHits, randomWalkWithRestart, walkCacheKey, walkCandidates } from '@knowing/walk';
 import type { WalkCache } from '@knowing/walk';
 import type { EngineOptions } from './options.js';
-import type { ChannelHit, ChannelName, FusedCandidate, PipelineTrace, QueryKind, Seed, VectorChannel } from './types.js';
+import type { ChannelHit, ChannelName, FusedCandidate, PipelineTrace, QueryKind, Seed } from './types.js';
 import type { GraphState } from './graph-state.js';
 import type { EquivalenceStage } from './equivalence-stage.js';
 import { namespaceWrappers } from './seeds.js';
@@ -33,8 +33,7 @@ export interface PipelineContext {
   /** Task answers use the engine's ranker; file and PR answers the formula (the model was trained on tasks). */
   readonly ranker: CheckedRanker;
   readonly equivalence: EquivalenceStage;
-  readonly vector: VectorChannel | undefined;
-  /** Channels run for every task besides the built-in name channels (the lexical one first). */
+  /** The retrieval channels every task runs, in order: the built-in ones, then registered ones. */
   readonly channels: readonly Channel[];
   readonly now: number;
   readonly session: SessionTracker | undefined;

@@ -1,16 +1,12 @@
 import type { GraphNode, GraphStore, NodeId } from '@knowing/graph';
 import { ErrorCode, KnowingError } from '@knowing/graph';
-import { allKeywords, extractKeywordSet, extractPathTerms, keywordClusterId, primaryKeywords, taskTerms } from '@knowing/keywords';
+import { allKeywords, extractKeywordSet, keywordClusterId, taskTerms } from '@knowing/keywords';
 import type { KeywordSet } from '@knowing/keywords';
 import { DEFAULT_TEST_TASK_WORDS, isTestTask } from '@knowing/rank';
-import type { ChannelHit, ChannelName, Seed, VectorChannel } from './types.js';
+import type { ChannelHit, ChannelName, Seed } from './types.js';
 import type { GraphState } from './graph-state.js';
 import type { PipelineContext, Seeding } from './pipeline.js';
 import { timer } from './pipeline.js';
-import { tieredChannel } from './channels/tiered.js';
-import { bm25Channel } from './channels/bm25.js';
-import { pathChannel } from './channels/path.js';
-import { HitList } from './channels/common.js';
 import { boostTermMatches, fuseChannels } from './fusion.js';
 import { addImplementors, namespaceWrappers, noiseReason, seedsLast, selectSeeds } from './seeds.js';
 
@@ -26,45 +22,54 @@ function aboutTestsOf(ctx: PipelineContext, query: string, keywords: readonly st
   return isTestTask(query, keywords, ctx.options.ranking.testTaskWords ?? DEFAULT_TEST_TASK_WORDS);
 }
 
-/** Task text → seeds: keywords, the retrieval channels, fusion, implementors, seed selection. */
+/**
+ * The channels' hits of a query, keyed by channel name. The built-in names come first in a
+ * fixed order (the order fusion breaks ties in, as the original fused them), with no hits until
+ * their channel runs; other channels follow in the order they ran.
+ */
+function channelHits(): Record<ChannelName, readonly ChannelHit[]> {
+  return { tiered: [], bm25: [], equiv: [], path: [], vector: [], lexical: [] };
+}
+
+/** The path channel's hits are also supplemental seeds of the walk: it runs even at fusion weight 0. */
+const RUNS_AT_ZERO_WEIGHT: ReadonlySet<ChannelName> = new Set(['path']);
+
+/**
+ * Task text → seeds: keywords, the retrieval channels in order, the vocabulary stage, fusion,
+ * implementors, seed selection.
+ */
 export async function seedTask(ctx: PipelineContext, state: GraphState, task: string): Promise<Seeding> {
   const { store, options } = ctx;
   const timings: Record<string, number> = {};
   let lap = timer();
   const keywords = extractKeywordSet(task);
-  const pathTerms = extractPathTerms(task);
   const cluster = keywordClusterId(keywords);
+  const aboutTests = aboutTestsOf(ctx, task, allKeywords(keywords));
   timings.keywords = lap();
 
   lap = timer();
-  const tiered = options.channels.tiered > 0 ? await tieredChannel(store, keywords, options.tiered) : [];
-  timings.tiered = lap();
-  lap = timer();
-  const equivalence = await ctx.equivalence.run({ store, task, keywords, tiered, keywordCluster: cluster, state });
-  timings.equivalenceMatch = lap();
-  lap = timer();
-  const bm25 =
-    options.channels.bm25 > 0
-      ? await bm25Channel(store, keywords, pathTerms, equivalence.relatedTerms, options.seeds.bm25Limit, options.seeds.bm25Keywords)
-      : { query: '', hits: [] as ChannelHit[] };
-  timings.bm25 = lap();
-  lap = timer();
-  const equivHits = equivalence.capped(tiered.length + bm25.hits.length);
-  const path = await pathChannel(store, pathTerms, primaryKeywords(keywords), options.path);
-  timings.path = lap();
-  lap = timer();
-  const vector = ctx.vector && options.channels.vector > 0 ? await vectorChannel(store, ctx.vector, task) : [];
-  timings.vector = lap();
-
-  const channels: Record<ChannelName, readonly ChannelHit[]> = { tiered, bm25: bm25.hits, equiv: equivHits, path, vector, lexical: [] };
-  const aboutTests = aboutTestsOf(ctx, task, allKeywords(keywords));
+  const relatedTerms = ctx.equivalence.relatedTerms(keywords);
+  const relatedMs = lap();
+  const channels = channelHits();
+  const queries = new Map<ChannelName, string>();
   for (const channel of ctx.channels) {
-    if ((options.channels[channel.name] ?? 1) <= 0) continue;
+    if ((options.channels[channel.name] ?? 1) <= 0 && !RUNS_AT_ZERO_WEIGHT.has(channel.name)) continue;
     lap = timer();
-    channels[channel.name] = await channel.run({ store, task, keywords, aboutTests });
+    const reportQuery = (query: string): void => {
+      queries.set(channel.name, query);
+    };
+    channels[channel.name] = await channel.run({ store, task, keywords, aboutTests, relatedTerms, reportQuery });
     timings[channel.name] = lap();
   }
   lap = timer();
+  // Graph aliases come from the tiered hits; the vocabulary's hits are capped against the name channels'.
+  const tiered = channels['tiered'] ?? [];
+  const equivalence = await ctx.equivalence.run({ store, task, keywords, tiered, keywordCluster: cluster, state });
+  channels['equiv'] = equivalence.capped(tiered.length + (channels['bm25'] ?? []).length);
+  timings.equivalenceMatch = relatedMs + lap();
+
+  lap = timer();
+  const path = channels['path'] ?? [];
   const terms = new Set(taskTerms(task));
   let fused = boostTermMatches(
     fuseChannels(channels, options.channels, options.seeds.rrfK, Number.POSITIVE_INFINITY),
@@ -89,7 +94,7 @@ export async function seedTask(ctx: PipelineContext, state: GraphState, task: st
     keywordCluster: cluster,
     aboutTests,
     terms,
-    ftsQuery: bm25.query,
+    ftsQuery: queries.get('bm25') ?? '',
     channels,
     fused,
     seeds,
@@ -99,13 +104,6 @@ export async function seedTask(ctx: PipelineContext, state: GraphState, task: st
     walk: { communityRestriction: options.walk.communityRestriction, minScore: options.walk.minScore },
     timings,
   };
-}
-
-async function vectorChannel(store: GraphStore, vector: VectorChannel, task: string): Promise<ChannelHit[]> {
-  const ids = await vector.search(task, { limit: 20 });
-  const list = new HitList();
-  list.add(await store.getNodes(ids), 'vector');
-  return list.hits;
 }
 
 /** Repo-relative paths as the index spells them, each once, in the order given. */
@@ -151,7 +149,7 @@ async function fileSeeds(ctx: PipelineContext, files: readonly string[], timings
 /** What a file or PR seeding shares besides its seeds: no keywords, channels or classes; terms of the paths. */
 function fileSeeding(ctx: PipelineContext, kind: 'files' | 'pr', files: readonly string[]) {
   const query = files.join(' ');
-  const channels: Record<ChannelName, readonly ChannelHit[]> = { tiered: [], bm25: [], equiv: [], path: [], vector: [], lexical: [] };
+  const channels = channelHits();
   return {
     kind,
     query,

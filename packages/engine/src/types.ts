@@ -37,7 +37,10 @@ export interface Seed {
   readonly channels: readonly ChannelName[];
 }
 
-/** A user-supplied semantic search channel (weight 0 by default). */
+/**
+ * A user-supplied semantic search, run as the `vector` channel (`createVectorChannel`; weight 0
+ * by default).
+ */
 export interface VectorChannel {
   search(task: string, options: { readonly limit: number }): Promise<readonly NodeId[]>;
 }
@@ -63,9 +66,11 @@ export interface CreateEngineOptions {
   readonly symbolCost?: (format: string) => ((symbol: RankedSymbol) => number) | undefined;
   readonly vector?: VectorChannel;
   /**
-   * Retrieval channels added to the built-in ones, fused at `options.channels[name]` (a
-   * channel without a weight there is fused at 1). One named like a built-in replaces it:
-   * `createLexicalChannel({ … })` with other settings replaces the default lexical channel.
+   * Retrieval channels added to the built-in ones (tiered, bm25, path, vector, lexical,
+   * traces), fused at `options.channels[name]` (a channel without a weight there is fused at 1).
+   * One named like a built-in replaces it: `createLexicalChannel({ … })` with other settings
+   * replaces the default lexical channel. `equiv` is reserved for the vocabulary stage. Check a
+   * channel with `testChannel` from `@knowing/engine/testing`.
    */
   readonly channels?: readonly Channel[];
   readonly options?: EngineOptionsInput;
@@ -101,6 +106,7 @@ export type QueryKind = 'task' | 'files' | 'pr';
 export interface PipelineTrace {
   readonly kind: QueryKind;
   readonly keywords: KeywordSet;
+  /** The full-text query the bm25 channel ran, as it reported it (`ChannelContext.reportQuery`); empty if none. */
   readonly ftsQuery: string;
   readonly channels: Readonly<Record<ChannelName, readonly ChannelHit[]>>;
   readonly fused: readonly FusedCandidate[];

@@ -81,12 +81,20 @@ describe('channels', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('a channel may not take a built-in stage name or be registered twice; one named lexical replaces the default', () => {
+  it('a channel may not take the vocabulary stage name or be registered twice; one named lexical replaces the default', () => {
     const fake = (name: string): Channel => ({ name, fingerprint: () => name, run: async () => [] });
-    expect(() => createEngine({ store: fixture.store, channels: [fake('tiered')] })).toThrow(/reserved/);
+    expect(() => createEngine({ store: fixture.store, channels: [fake('equiv')] })).toThrow(/reserved/);
     expect(() => createEngine({ store: fixture.store, channels: [fake('x'), fake('x')] })).toThrow(/twice/);
     expect(() => createEngine({ store: fixture.store, channels: [{ name: 'broken' } as unknown as Channel] })).toThrow(/fingerprint/);
     expect(() => createEngine({ store: fixture.store, channels: [createLexicalChannel({ limit: 5 })] })).not.toThrow();
+  });
+
+  it('a channel named like a built-in name channel replaces it, and its hits are read where the built-in ones were', async () => {
+    const sign = (await fixture.store.findNodesByName('sign'))[0]!;
+    const tiered: Channel = { name: 'tiered', fingerprint: () => 'pinned-tiered@1', run: async () => [{ node: sign, detail: 'exact' }] };
+    const result = await createEngine({ store: fixture.store, channels: [tiered] }).forTask('register a route for the index page', { trace: true, fresh: true });
+    expect(result.trace!.channels.tiered.map((h) => h.node.id)).toEqual([sign.id]);
+    expect(result.trace!.fused.find((c) => c.node.id === sign.id)?.details['tiered']).toBe('exact');
   });
 
   it('answers cached under one set of channels or vocabulary are not served under another', async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractKeywordSet, extractPathTerms, primaryKeywords } from '@knowing/keywords';
+import { extractKeywordSet, primaryKeywords } from '@knowing/keywords';
+import type { KeywordSet } from '@knowing/keywords';
 import { createClassRegistry, defineEquivalenceClasses } from '@knowing/equivalence';
-import { tieredChannel } from '../src/channels/tiered.js';
-import { bm25Channel } from '../src/channels/bm25.js';
-import { pathChannel } from '../src/channels/path.js';
+import { createBm25Channel, createPathChannel, createTieredChannel } from '../src/index.js';
+import type { Channel } from '../src/index.js';
 import { fuseChannels } from '../src/fusion.js';
 import { createEquivalenceStage } from '../src/equivalence-stage.js';
 import { GraphStateCache } from '../src/graph-state.js';
@@ -24,8 +24,16 @@ describe('retrieval channels on an indexed fixture', () => {
   }, 60_000);
   afterAll(async () => fixture?.cleanup());
 
+  /** A channel's hits for a task (keywords extracted from it unless given), and the query it reported. */
+  async function run(channel: Channel, task: string, keywords: KeywordSet = extractKeywordSet(task)): Promise<{ hits: readonly ChannelHit[]; query: string }> {
+    let query = '';
+    const hits = await channel.run({ store: fixture.store, task, keywords, aboutTests: false, reportQuery: (q) => (query = q) });
+    return { hits, query };
+  }
+  const tiered = createTieredChannel(o.tiered);
+
   it('tiered: a compound keyword matches exactly first, before its parts are tried', async () => {
-    const hits = await tieredChannel(fixture.store, extractKeywordSet('add a `before_request` hook'), o.tiered);
+    const { hits } = await run(tiered, 'add a `before_request` hook');
     expect(hits[0]).toMatchObject({ detail: 'exact' });
     expect(path(hits[0]!)).toBe('Scaffold.before_request');
     // `before_request_funcs` comes through the prefix tier, never ahead of the exact match
@@ -36,40 +44,37 @@ describe('retrieval channels on an indexed fixture', () => {
 
   it('tiered: a dotted keyword keeps only nodes under the named qualifier', async () => {
     const keywords = { exact: ['Blueprint.add_url_rule'], compounds: [], components: [], priority: [] };
-    const hits = await tieredChannel(fixture.store, keywords, o.tiered);
+    const { hits } = await run(tiered, '`Blueprint.add_url_rule`', keywords);
     const exact = hits.filter((h) => h.detail === 'exact').map(path);
     expect(exact).toEqual(['Blueprint.add_url_rule']);
   });
 
   it('tiered: falls back to components when no primary keyword matches', async () => {
-    const keywords = extractKeywordSet('look at how the parse cookies helper works');
-    expect(primaryKeywords(keywords)).toEqual([]);
-    const hits = await tieredChannel(fixture.store, keywords, o.tiered);
+    const task = 'look at how the parse cookies helper works';
+    expect(primaryKeywords(extractKeywordSet(task))).toEqual([]);
+    const { hits } = await run(tiered, task);
     expect(hits.map(path)).toContain('parse_cookies');
   });
 
   it('bm25: ranks symbols by their names and docstrings', async () => {
-    const keywords = extractKeywordSet('save the session into a signed cookie on the response');
-    const result = await bm25Channel(fixture.store, keywords, extractPathTerms('save the session into a signed cookie'), [], 30);
+    const result = await run(createBm25Channel({ limit: 30, keywords: 'primary' }), 'save the session into a signed cookie on the response');
     expect(result.query).toContain('session');
     expect(result.hits.slice(0, 5).map(path)).toContain('SessionInterface.save_session');
   });
 
   it('bm25: searches the plain words of a task too when it names an identifier', async () => {
-    const keywords = extractKeywordSet('`before_request` hooks should see the signed cookie');
-    const result = await bm25Channel(fixture.store, keywords, [], [], 30, o.seeds.bm25Keywords);
+    const result = await run(createBm25Channel({ limit: 30, keywords: o.seeds.bm25Keywords }), '`before_request` hooks should see the signed cookie');
     expect(result.query).toContain('before_request');
     expect(result.query).toContain('cookie');
   });
 
   it('bm25: decomposes a compound that finds nothing into its parts', async () => {
-    const keywords = extractKeywordSet('the `NoSuchFinalizeRequest` is broken');
-    const result = await bm25Channel(fixture.store, keywords, [], [], 30);
+    const result = await run(createBm25Channel({ limit: 30, keywords: 'primary' }), 'the `NoSuchFinalizeRequest` is broken');
     expect(result.hits.map(path)).toContain('App.finalize_request');
   });
 
   it('path: finds types under directories and files named like the task terms, types with members first', async () => {
-    const hits = await pathChannel(fixture.store, ['routing'], [], o.path);
+    const { hits } = await run(createPathChannel(o.path), 'routing', extractKeywordSet(''));
     const first = hits[0]!;
     expect(first.node.file).toBe('tinyweb/routing.py');
     expect(['class'].includes(first.node.kind)).toBe(true);
@@ -106,7 +111,7 @@ describe('retrieval channels on an indexed fixture', () => {
   it('seeds: noise is dropped, the largest package cluster leads, test code comes last', async () => {
     // A test function first in the channel's order: seeding must still put it after the code.
     const keywords = { exact: ['test_dispatch_request', 'dispatch_request', 'full_dispatch_request'], compounds: [], components: [], priority: [] };
-    const hits = await tieredChannel(fixture.store, keywords, o.tiered);
+    const { hits } = await run(tiered, '', keywords);
     expect(hits[0]!.node.isTest).toBe(true);
     const fused = fuseChannels({ tiered: hits }, o.channels, 60, 40);
     const seeds = selectSeeds(fused, [], 100, o.seeds, 0.3, false);

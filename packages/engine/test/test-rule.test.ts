@@ -4,9 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphNode } from '@knowing/graph';
 import { LEARNED_FEATURES, createDefaultRanker, learnedFeatures } from '@knowing/rank';
 import type { RankInput } from '@knowing/rank';
-import { createEngine } from '../src/index.js';
+import { createEngine, createTieredChannel } from '../src/index.js';
 import type { Seed } from '../src/index.js';
-import { tieredChannel } from '../src/channels/tiered.js';
 import { fuseChannels } from '../src/fusion.js';
 import { selectSeeds } from '../src/seeds.js';
 import { DEFAULT_ENGINE_OPTIONS as o } from '../src/options.js';
@@ -45,7 +44,7 @@ describe('the test rule agrees between seeds and ranking', () => {
   /** Seeds chosen from name hits for the helpers and the code around them, for a task not about tests. */
   async function seeds(): Promise<Seed[]> {
     const keywords = { exact: ['test_client', 'dispatch_harness', 'dispatch_request', 'add_url_rule', 'preprocess_request'], compounds: [], components: [], priority: [] };
-    const hits = await tieredChannel(fixture.store, keywords, o.tiered);
+    const hits = await createTieredChannel(o.tiered).run({ store: fixture.store, task: '', keywords, aboutTests: false });
     return selectSeeds(fuseChannels({ tiered: hits }, o.channels, o.seeds.rrfK, 40), [], 100, o.seeds, o.path.supplementalWeight, false);
   }
   const inputs = (nodes: readonly GraphNode[]): RankInput[] => nodes.map((node) => ({ node, rwr: 0.5, distance: 0, isSeed: true }));

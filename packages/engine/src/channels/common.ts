@@ -1,6 +1,6 @@
 import type { GraphNode } from '@knowing/graph';
 import { CALLABLE_KINDS, isTypeLike } from '@knowing/graph';
-import type { ChannelHit } from '../types.js';
+import type { ChannelHit } from '../channel.js';
 
 /** Collects hits once per node, in order, up to a cap. */
 export class HitList {

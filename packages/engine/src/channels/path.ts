@@ -1,26 +1,45 @@
 import type { GraphNode, GraphStore } from '@knowing/graph';
 import { isTypeLike } from '@knowing/graph';
+import { extractPathTerms, primaryKeywords } from '@knowing/keywords';
 import type { PathChannelOptions } from '../options.js';
-import type { ChannelHit } from '../types.js';
+import { DEFAULT_ENGINE_OPTIONS } from '../options.js';
+import type { Channel, ChannelHit } from '../channel.js';
 import { HitList } from './common.js';
 import { ftsPhrase } from './fts.js';
 
 const SCAN_PER_TERM = 100;
 
+/** What decides the path channel's hits: its options without the seeding's `supplementalWeight`. */
+type PathSettings = Omit<PathChannelOptions, 'supplementalWeight'>;
+
 /**
  * Path-context seeding: types living under directories or files named like the task's terms
  * (`migration` → `db/migrations/operations/base.py.Operation`). Types with members come first,
  * and among them those with a member named like a task keyword, because the walk reaches the
- * members through `contains` edges.
+ * members through `contains` edges. Test code is never returned. Besides being fused, the hits
+ * are supplemental seeds of the walk (at `path.supplementalWeight`), so the engine runs this
+ * channel even when its fusion weight is 0.
+ *
+ * @example
+ * ```ts
+ * // The engine builds it from `options.path`; a registered one named `path` replaces it.
+ * const hits = await createPathChannel({ cap: 10 }).run({ store, task: 'the routing table', keywords, aboutTests: false });
+ * ```
  */
-export async function pathChannel(
-  store: GraphStore,
-  pathTerms: readonly string[],
-  primaryKeywords: readonly string[],
-  options: PathChannelOptions,
-): Promise<ChannelHit[]> {
+export function createPathChannel(options: Partial<PathChannelOptions> = {}): Channel {
+  const { richPerTerm, leanUntil, otherUntil, cap } = { ...DEFAULT_ENGINE_OPTIONS.path, ...options };
+  const settings: PathSettings = { richPerTerm, leanUntil, otherUntil, cap };
+  const fingerprint = `path@1${JSON.stringify(settings)}`;
+  return {
+    name: 'path',
+    fingerprint: () => fingerprint,
+    run: ({ store, task, keywords }) => pathHits(store, extractPathTerms(task), primaryKeywords(keywords), settings),
+  };
+}
+
+async function pathHits(store: GraphStore, pathTerms: readonly string[], primary: readonly string[], options: PathSettings): Promise<ChannelHit[]> {
   const list = new HitList();
-  const keywordSet = new Set(primaryKeywords.map((k) => k.toLowerCase()));
+  const keywordSet = new Set(primary.map((k) => k.toLowerCase()));
   for (const term of pathTerms) {
     const found = await store.search(`path:${ftsPhrase(term.toLowerCase())}*`, { limit: SCAN_PER_TERM });
     const keyed: GraphNode[] = [];

@@ -2,7 +2,8 @@ import type { GraphNode, GraphStore, NameMatch } from '@knowing/graph';
 import { allKeywords, primaryKeywords } from '@knowing/keywords';
 import type { KeywordSet } from '@knowing/keywords';
 import type { TieredOptions } from '../options.js';
-import type { ChannelHit } from '../types.js';
+import { DEFAULT_ENGINE_OPTIONS } from '../options.js';
+import type { Channel, ChannelHit } from '../channel.js';
 import { HitList, byLikelyIntent, matchesQualifier, splitQualified } from './common.js';
 import { ftsPhrase } from './fts.js';
 
@@ -19,9 +20,26 @@ async function lookup(store: GraphStore, keyword: string, match: NameMatch): Pro
  * Tiered name matching. Primary keywords (back-ticked, compounds) go through exact then prefix
  * matching; components only when the primary ones found too little (so `before_request` is not
  * drowned by `before` and `request`); then substring and path-segment tiers over every
- * keyword while results stay thin.
+ * keyword while results stay thin. Test code is returned, after the code it shares a tier
+ * with: seeding puts it last unless the task is about tests.
+ *
+ * @example
+ * ```ts
+ * // The engine builds it from `options.tiered`; a registered one named `tiered` replaces it.
+ * const engine = createEngine({ store, channels: [createTieredChannel({ prefixCap: 50 })] });
+ * ```
  */
-export async function tieredChannel(store: GraphStore, keywords: KeywordSet, options: TieredOptions): Promise<ChannelHit[]> {
+export function createTieredChannel(options: Partial<TieredOptions> = {}): Channel {
+  const settings: TieredOptions = { ...DEFAULT_ENGINE_OPTIONS.tiered, ...options };
+  const fingerprint = `tiered@1${JSON.stringify(settings)}`;
+  return {
+    name: 'tiered',
+    fingerprint: () => fingerprint,
+    run: ({ store, keywords }) => tieredHits(store, keywords, settings),
+  };
+}
+
+async function tieredHits(store: GraphStore, keywords: KeywordSet, options: TieredOptions): Promise<ChannelHit[]> {
   const list = new HitList();
   const primary = primaryKeywords(keywords);
   const components = keywords.components.filter((c) => !/[A-Z]/.test(c.slice(1)) && !c.includes('_'));
