@@ -1,6 +1,6 @@
-import type { Adjacency, GraphEdge, GraphNode, GraphStore, NodeId, RankedSymbol } from '@knowing/graph';
+import type { Adjacency, GraphEdge, GraphNode, GraphStore, LexicalField, NodeId, RankedSymbol } from '@knowing/graph';
 import { PROVENANCES, packageOf, symbolPath } from '@knowing/graph';
-import { allKeywords, countTermMatches } from '@knowing/keywords';
+import { allKeywords, countTermMatches, lexicalQueryTerms } from '@knowing/keywords';
 import type { KeywordSet } from '@knowing/keywords';
 import type { CheckedRanker, RankContext, RankInput, SessionTracker } from '@knowing/rank';
 import { textMatches } from './text-match.js';
@@ -314,6 +314,21 @@ function candidateIds(seeding: Seeding, walked: WalkOutcome, lexical: ReadonlyMa
   return ids;
 }
 
+/**
+ * Each candidate's BM25 per lexical field (the field alone weighs 1, the others 0), for a task:
+ * which part of a symbol's text the task's words are in — its name, its doc comment, its body,
+ * its members' code — tells a ranker more than their weighted sum does. Every candidate is
+ * scored, not only the lexical channel's hits, so evidence does not end at that channel's limit.
+ */
+async function lexicalFieldScores(store: GraphStore, seeding: Seeding, ids: readonly NodeId[]): Promise<Map<NodeId, Readonly<Record<LexicalField, number>>>> {
+  const byId = new Map<NodeId, Readonly<Record<LexicalField, number>>>();
+  const terms = seeding.kind === 'task' ? lexicalQueryTerms(seeding.query) : [];
+  if (terms.length === 0 || ids.length === 0) return byId;
+  const hits = await store.lexicalSearch(terms, { ids, perField: true, includeTests: true, limit: ids.length });
+  for (const hit of hits) if (hit.fields) byId.set(hit.node.id, hit.fields);
+  return byId;
+}
+
 async function buildRankInputs(ctx: PipelineContext, state: GraphState, seeding: Seeding, walked: WalkOutcome, hubs: Hubs): Promise<RankInput[]> {
   const { adjacency } = state;
   const { terms, classesByNode } = seeding;
@@ -323,6 +338,7 @@ async function buildRankInputs(ctx: PipelineContext, state: GraphState, seeding:
   const forcedIds = new Set(seeding.forced.map((n) => n.id));
   const ids = candidateIds(seeding, walked, lexical);
   const nodes = await ctx.store.getNodes(ids);
+  const fields = await lexicalFieldScores(ctx.store, seeding, ids);
 
   const feedback = await ctx.store.feedbackFor(ids, seeding.keywordCluster === null ? {} : { keywordCluster: seeding.keywordCluster });
   const sessionBoosts = ctx.session ? ctx.session.boosts(ids, ctx.now) : new Map<NodeId, number>();
@@ -364,6 +380,7 @@ async function buildRankInputs(ctx: PipelineContext, state: GraphState, seeding:
       ...(termMatches > 0 ? { termMatches } : {}),
       ...(text.has(node.id) ? { textMatch: text.get(node.id)! } : {}),
       ...(lexical.has(node.id) ? { lexical: lexical.get(node.id)!.value } : {}),
+      ...(fields.has(node.id) ? { lexicalFields: fields.get(node.id)! } : {}),
       ...(ranks.has(node.id) ? { channelRanks: ranks.get(node.id)! } : {}),
       ...(forcedIds.has(node.id) ? { forced: true } : {}),
     });

@@ -1,5 +1,5 @@
 /** The in-memory store's two searches, ordered as the SQLite store orders them. */
-import { compareSearchHits, TEXT_COLUMNS } from './store-kit.js';
+import { compareSearchHits, lexicalFieldRecord, lexicalIds, TEXT_COLUMNS } from './store-kit.js';
 import { conceptTokens, countPhrase, indexTokens, parseQuery, phrasesOf } from './memory-text.js';
 import type { QueryNode } from './memory-text.js';
 import { compareText, invalid, limitOf, weightsOf, type MemoryState, type StoredNode } from './memory-state.js';
@@ -118,33 +118,44 @@ export function searchLexical(state: MemoryState, terms: readonly string[], o: L
   for (const entry of lexical.values()) lengths += entry.length;
   const average = lengths / total;
   const scores = new Map<NodeId, number>();
+  const fields = new Map<NodeId, number[]>();
   for (const term of distinct) {
-    const frequencies: [NodeId, number][] = [];
+    const frequencies: [NodeId, number, number[]][] = [];
     for (const [id, entry] of lexical) {
       let frequency = 0;
       let present = false;
-      for (const field of LEXICAL_FIELDS) {
+      const counts = LEXICAL_FIELDS.map((field) => {
         let count = 0;
         for (const t of entry.terms[field]) if (t === term) count++;
         if (count > 0) present = true;
         frequency += fieldWeights[field] * count;
-      }
-      if (present) frequencies.push([id, frequency]);
+        return count;
+      });
+      if (present) frequencies.push([id, frequency, counts]);
     }
     if (frequencies.length === 0) continue;
     const idf = lexicalIdf(total, frequencies.length);
-    for (const [id, frequency] of frequencies) {
-      const value = idf * saturate(frequency, lexical.get(id)!.length, average);
+    for (const [id, frequency, counts] of frequencies) {
+      const length = lexical.get(id)!.length;
+      const value = idf * saturate(frequency, length, average);
       if (value > 0) scores.set(id, (scores.get(id) ?? 0) + value);
+      if (o.perField !== true) continue;
+      let perId = fields.get(id);
+      if (!perId) fields.set(id, (perId = LEXICAL_FIELDS.map(() => 0)));
+      counts.forEach((count, f) => (perId![f]! += idf * saturate(count, length, average)));
     }
   }
   const kinds = o.kinds === undefined ? undefined : new Set<string>(o.kinds);
+  const only = lexicalIds(o.ids, 'memory store: lexicalSearch', 'graph');
   const hits: TextHit[] = [];
   for (const [id, raw] of scores) {
+    if (only !== undefined && !only.has(id)) continue;
     const node = nodes.get(id)!.node;
     if (node.external || (node.isTest && o.includeTests !== true) || (kinds !== undefined && !kinds.has(node.kind))) continue;
     // Rounded, so documents with the same terms tie exactly whatever the summation order.
-    hits.push({ node, score: Math.round(raw * 1e9) / 1e9 });
+    const round = (value: number): number => Math.round(value * 1e9) / 1e9;
+    const perId = fields.get(id);
+    hits.push(perId ? { node, score: round(raw), fields: lexicalFieldRecord(perId.map(round)) } : { node, score: round(raw) });
   }
   hits.sort((a, b) => b.score - a.score || compareText(a.node.qualifiedName, b.node.qualifiedName) || compareText(a.node.id, b.node.id));
   return hits.slice(0, limit);

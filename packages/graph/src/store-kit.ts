@@ -172,6 +172,35 @@ export function lexicalFieldWeights(override: Readonly<Partial<Record<LexicalFie
 }
 
 /**
+ * The symbols a lexical search is restricted to (`LexicalSearchOptions.ids`), or undefined for
+ * all of them.
+ *
+ * @example
+ * ```ts
+ * const only = lexicalIds(options?.ids, 'lexicalSearch', 'my-store'); // Set { 'a1…', … } or undefined
+ * ```
+ */
+export function lexicalIds(ids: readonly NodeId[] | undefined, where: string, source: string): ReadonlySet<NodeId> | undefined {
+  if (ids === undefined) return undefined;
+  if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) {
+    throw invalidArgument(source, `${where}: ids must be an array of node ids`, 'pass the ids of the symbols to score, or leave ids out to search them all');
+  }
+  return new Set(ids);
+}
+
+/**
+ * Per-field scores in {@link LEXICAL_FIELDS} order as a record (`TextHit.fields`).
+ *
+ * @example
+ * ```ts
+ * lexicalFieldRecord([2, 0, 0, 0, 1.5, 0]); // { name: 2, path: 0, signature: 0, doc: 0, body: 1.5, members: 0 }
+ * ```
+ */
+export function lexicalFieldRecord(scores: readonly number[]): Record<LexicalField, number> {
+  return Object.fromEntries(LEXICAL_FIELDS.map((field, f) => [field, scores[f] ?? 0])) as Record<LexicalField, number>;
+}
+
+/**
  * A node row as stores select it. Flags are booleans where the database has them and 0/1
  * where it has not (SQLite).
  *

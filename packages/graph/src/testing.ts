@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { edgeKey, merkleRoot, nodeId, snapshotId } from './identity.js';
 import { packageOf, qualifiedName } from './names.js';
 import type { FileRecord, FileWrite, GraphEdge, GraphNode, GraphStore, LexicalDocument, NodeId, NodeKind, WriteBatch } from './types.js';
+import { LEXICAL_FIELDS } from './types.js';
 
 /** Options of {@link testGraphStore}. */
 export interface TestGraphStoreOptions {
@@ -772,6 +773,30 @@ function describeLexicalSearch(suite: ContractSuite): void {
       expect(ids((await store.lexicalSearch(['expir'], { includeTests: true })).map((h) => h.node))).toContain(f.n.test_load.id);
       expect(ids((await store.lexicalSearch(['token'], { kinds: ['method'] })).map((h) => h.node))).toEqual([f.n.load.id]);
       expect(await store.lexicalSearch(['token'], { limit: 1 })).toHaveLength(1);
+    });
+
+    suite.test('lexicalSearch with ids scores only those symbols, each as an unrestricted search does', async ({ store, f }) => {
+      const all = await store.lexicalSearch(['token', 'expir'], { includeTests: true, limit: 100 });
+      expect(all.length).toBeGreaterThan(2);
+      const wanted = [all[all.length - 1]!.node.id, all[0]!.node.id, f.n.before_request.id];
+      const some = await store.lexicalSearch(['token', 'expir'], { includeTests: true, ids: wanted });
+      // before_request holds neither term: restricting never makes a symbol match.
+      expect(some.map((h) => [h.node.id, h.score])).toEqual([all[0]!, all[all.length - 1]!].map((h) => [h.node.id, h.score]));
+      expect(await store.lexicalSearch(['token'], { ids: [] })).toEqual([]);
+      await expect(store.lexicalSearch(['token'], { ids: 'nope' as unknown as string[] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    });
+
+    suite.test('lexicalSearch perField scores each field alone, as a search weighting only that field does', async ({ store }) => {
+      const terms = ['token', 'request', 'expir', 'login'];
+      const hits = await store.lexicalSearch(terms, { perField: true, includeTests: true, limit: 100 });
+      expect(hits.length).toBeGreaterThan(2);
+      expect((await store.lexicalSearch(terms, { includeTests: true, limit: 100 })).map((h) => [h.node.id, h.score])).toEqual(hits.map((h) => [h.node.id, h.score]));
+      for (const field of LEXICAL_FIELDS) {
+        const alone = Object.fromEntries(LEXICAL_FIELDS.map((other) => [other, other === field ? 1 : 0]));
+        const byField = new Map((await store.lexicalSearch(terms, { fieldWeights: alone, includeTests: true, limit: 100 })).map((h) => [h.node.id, h.score]));
+        for (const hit of hits) expect(hit.fields![field]).toBeCloseTo(byField.get(hit.node.id) ?? 0, 6);
+      }
+      expect(hits.some((h) => h.fields!.name > 0) && hits.some((h) => h.fields!.body > 0)).toBe(true);
     });
 
     suite.test('field weights decide between a name match and a body match', async ({ store, f }) => {

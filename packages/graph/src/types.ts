@@ -311,6 +311,8 @@ export interface TextSearchOptions {
 export interface TextHit {
   readonly node: GraphNode;
   readonly score: number;
+  /** A lexical hit's score per field alone (`LexicalSearchOptions.perField`). */
+  readonly fields?: Readonly<Record<LexicalField, number>>;
 }
 
 /**
@@ -350,6 +352,18 @@ export interface LexicalSearchOptions {
   /** Test code is left out unless asked for. @default false */
   readonly includeTests?: boolean;
   readonly kinds?: readonly NodeKind[];
+  /**
+   * Score only these symbols (the rarity of each term and the average length stay the whole
+   * index's, so a symbol scores as it does in an unrestricted search): how a ranker reads the
+   * lexical evidence of candidates that other channels found.
+   */
+  readonly ids?: readonly NodeId[];
+  /**
+   * Also score each field alone (it weighs 1, the others 0; same rarity and lengths): hits
+   * carry `fields`. Which part of a symbol's text holds a task's words — its name, doc
+   * comment, body, members — tells a ranker more than their weighted sum. @default false
+   */
+  readonly perField?: boolean;
 }
 
 /**

@@ -19,6 +19,8 @@ import type {
   VocabAssociation,
 } from '../src/index.js';
 import { testGraphStore } from '../src/testing.js';
+import { lexicalFieldRecord, lexicalIds } from '../src/store-kit.js';
+import { LEXICAL_FIELDS } from '../src/types.js';
 
 const WEIGHTS: Record<TextColumn, number> = { name: 10, concepts: 5, path: 4, qualified_name: 3, doc: 3, signature: 1 };
 
@@ -198,6 +200,7 @@ function createMemoryStore(): GraphStore {
       // Plain BM25 with the always-positive idf ln(1 + (N - n + .5) / (n + .5)): another choice
       // than FTS5's where the contract leaves room.
       const weights: Record<string, number> = { name: 1, path: 1, signature: 1, doc: 1, body: 1, members: 1, ...o.fieldWeights };
+      const only = lexicalIds(o.ids, 'lexicalSearch', 'naive-store');
       const docs = [...lexical].map(([id, d]) => {
         const tf = new Map<string, number>();
         let length = 0;
@@ -207,7 +210,8 @@ function createMemoryStore(): GraphStore {
             length++;
           }
         }
-        return { node: nodes.get(id)!, tf, length };
+        const byField = new Map(Object.entries(d).map(([field, text]) => [field, text.split(' ').filter(Boolean)]));
+        return { node: nodes.get(id)!, tf, length, byField };
       });
       const avg = docs.reduce((sum, d) => sum + d.length, 0) / Math.max(1, docs.length);
       const terms = [...new Set(query)];
@@ -215,14 +219,19 @@ function createMemoryStore(): GraphStore {
         const n = docs.filter((d) => d.tf.has(t)).length;
         return [t, Math.log(1 + (docs.length - n + 0.5) / (n + 0.5))];
       }));
+      const bm25 = (d: (typeof docs)[number], frequency: (t: string) => number) =>
+        terms.reduce((sum, t) => {
+          const f = frequency(t);
+          return sum + (idf.get(t)! * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.length) / avg));
+        }, 0);
       return docs
-        .filter((d) => (o.includeTests || !d.node.isTest) && (!o.kinds || o.kinds.includes(d.node.kind)) && terms.some((t) => d.tf.has(t)))
+        .filter((d) => (o.includeTests || !d.node.isTest) && (!o.kinds || o.kinds.includes(d.node.kind)) && (!only || only.has(d.node.id)) && terms.some((t) => d.tf.has(t)))
         .map((d) => ({
           node: d.node,
-          score: terms.reduce((sum, t) => {
-            const f = d.tf.get(t) ?? 0;
-            return sum + (idf.get(t)! * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.length) / avg));
-          }, 0),
+          score: bm25(d, (t) => d.tf.get(t) ?? 0),
+          ...(o.perField
+            ? { fields: lexicalFieldRecord(LEXICAL_FIELDS.map((field) => bm25(d, (t) => d.byField.get(field)!.filter((x) => x === t).length))) }
+            : {}),
         }))
         .filter((h) => h.score > 0)
         .sort((a, b) => b.score - a.score)

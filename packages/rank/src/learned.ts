@@ -47,6 +47,12 @@ export const LEARNED_FEATURES = [
   'file_hits',
   'named_in_task',
   'auxiliary_code',
+  'field_name',
+  'field_path',
+  'field_signature',
+  'field_doc',
+  'field_body',
+  'field_members',
 ] as const;
 
 /**
@@ -54,7 +60,14 @@ export const LEARNED_FEATURES = [
  * also covered benchmarks and examples). Such a model is read with `auxiliary_code` at
  * `test_code`'s weight and scale and a mean of 0, which scores every candidate as it was trained to.
  */
-const FEATURES_BEFORE_AUXILIARY = LEARNED_FEATURES.filter((f) => f !== 'auxiliary_code');
+const FEATURES_BEFORE_AUXILIARY = LEARNED_FEATURES.slice(0, LEARNED_FEATURES.indexOf('auxiliary_code'));
+
+/**
+ * Features added since (the per-field lexical scores) extend an older model's list: a linear
+ * model gives them no weight, a tree ensemble never splits on them, so it scores as trained.
+ */
+const isOlderFeatureList = (features: readonly string[]): boolean =>
+  features.length < LEARNED_FEATURES.length && features.every((f, i) => f === LEARNED_FEATURES[i]);
 
 export type LearnedFeature = (typeof LEARNED_FEATURES)[number];
 
@@ -168,23 +181,39 @@ export function learnedFeatures(inputs: readonly RankInput[], context: RankConte
       file_lexical: fileBest.get(input.node.file) ?? 0,
       file_hits: Math.min(10, fileHits.get(input.node.file) ?? 0) / 10,
       named_in_task: taskWords.has(input.node.name.toLowerCase()) ? 1 : 0,
+      field_name: input.lexicalFields?.name ?? 0,
+      field_path: input.lexicalFields?.path ?? 0,
+      field_signature: input.lexicalFields?.signature ?? 0,
+      field_doc: input.lexicalFields?.doc ?? 0,
+      field_body: input.lexicalFields?.body ?? 0,
+      field_members: input.lexicalFields?.members ?? 0,
     };
     return Float64Array.from(LEARNED_FEATURES, (name) => values[name]);
   });
 }
 
-/** A model of this version's features: one trained before the `auxiliary_code` split gains it (see {@link FEATURES_BEFORE_AUXILIARY}). */
+/**
+ * A model of this version's features. One trained before the `auxiliary_code` split gains it at
+ * `test_code`'s weight and scale (see {@link FEATURES_BEFORE_AUXILIARY}); one trained before
+ * later features gains them with no effect (see {@link isOlderFeatureList}).
+ */
 function withCurrentFeatures(model: LearnedModel): LearnedModel {
-  const old = FEATURES_BEFORE_AUXILIARY;
-  if (!model || isTreeModel(model) || !Array.isArray(model.features) || model.features.length !== old.length || !model.features.every((f, i) => f === old[i])) return model;
-  const test = old.indexOf('test_code');
-  const extend = (list: readonly number[], value: number | undefined): readonly number[] => (Array.isArray(list) ? [...list, value ?? Number.NaN] : list);
+  if (!model || !Array.isArray(model.features) || !isOlderFeatureList(model.features)) return model;
+  if (isTreeModel(model)) return { ...model, features: [...LEARNED_FEATURES] };
+  const extend = (list: readonly number[], values: readonly (number | undefined)[]): readonly number[] =>
+    Array.isArray(list) ? [...list, ...values.map((v) => v ?? Number.NaN)] : list;
+  let linear: LinearModel = model;
+  if (model.features.length === FEATURES_BEFORE_AUXILIARY.length) {
+    const test = FEATURES_BEFORE_AUXILIARY.indexOf('test_code');
+    linear = { ...linear, features: [...linear.features, 'auxiliary_code'], mean: extend(linear.mean, [0]), scale: extend(linear.scale, [linear.scale?.[test]]), weights: extend(linear.weights, [linear.weights?.[test]]) };
+  }
+  const added = LEARNED_FEATURES.length - linear.features.length;
   return {
-    ...model,
+    ...linear,
     features: [...LEARNED_FEATURES],
-    mean: extend(model.mean, 0),
-    scale: extend(model.scale, model.scale?.[test]),
-    weights: extend(model.weights, model.weights?.[test]),
+    mean: extend(linear.mean, new Array(added).fill(0)),
+    scale: extend(linear.scale, new Array(added).fill(1)),
+    weights: extend(linear.weights, new Array(added).fill(0)),
   };
 }
 
@@ -250,6 +279,12 @@ const FEATURE_GROUPS: Readonly<Record<LearnedFeature, string>> = {
   member: 'kind',
   test_code: 'test_code',
   auxiliary_code: 'auxiliary_code',
+  field_name: 'lexical',
+  field_path: 'lexical',
+  field_signature: 'lexical',
+  field_doc: 'lexical',
+  field_body: 'lexical',
+  field_members: 'lexical',
 };
 
 function grouped(components: Readonly<Record<string, number>>): Record<string, number> {

@@ -1,4 +1,4 @@
-import type { FeedbackRecord, FeedbackStore, FeedbackTally, GraphNode, NodeId, Provenance, RankedSymbol, VocabStore } from '@knowing/graph';
+import type { FeedbackRecord, FeedbackStore, FeedbackTally, GraphNode, LexicalField, NodeId, Provenance, RankedSymbol, VocabStore } from '@knowing/graph';
 
 // ---------------------------------------------------------------------------------------------
 // The Ranker contract
@@ -74,6 +74,12 @@ export interface RankInput {
    * channel), 0..1 relative to the channel's best hit. Absent = not among the channel's hits.
    */
   readonly lexical?: number;
+  /**
+   * BM25 of each lexical field alone against the task's terms (`name`, `path`, `signature`,
+   * `doc`, `body`, `members`; raw scores, not relative), for a task's candidates. A field the
+   * task's words miss, or a query without a task, is absent.
+   */
+  readonly lexicalFields?: Readonly<Partial<Record<LexicalField, number>>>;
   /** 0-based rank of the symbol among the hits of each retrieval channel that returned it, by channel name. */
   readonly channelRanks?: Readonly<Record<string, number>>;
   /** Framework forced injection: the symbol goes to the front of the ranking. */

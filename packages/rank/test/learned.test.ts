@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphNode } from '@knowing/graph';
 import { LEARNED_FEATURES, createLearnedRanker, learnedFeatures, taskShape, trainLearnedModel } from '../src/index.js';
-import type { LearnedModel, LinearModel, RankInput, TrainingGroup } from '../src/index.js';
+import type { LearnedModel, LinearModel, RankInput, TrainingGroup, TreeModel } from '../src/index.js';
 import { testRanker } from '../src/testing.js';
 
 const neutral = (): LinearModel => ({
@@ -94,12 +94,13 @@ describe('learned ranker', () => {
   it('reads a model trained before auxiliary_code was split from test_code as it was trained', () => {
     const current = neutral();
     const at = index('auxiliary_code');
+    // Such a model also predates every feature after auxiliary_code.
     const trained: LinearModel = {
       ...current,
-      features: current.features.filter((_, i) => i !== at),
-      mean: current.mean.filter((_, i) => i !== at),
-      scale: current.scale.filter((_, i) => i !== at),
-      weights: current.weights.filter((_, i) => i !== at),
+      features: current.features.slice(0, at),
+      mean: current.mean.slice(0, at),
+      scale: current.scale.slice(0, at),
+      weights: current.weights.slice(0, at),
     };
     const inputs: RankInput[] = [
       { node: node('example', 'function', 'examples/app.py'), rwr: 0.5, distance: 1, isSeed: false, lexical: 0.5 },
@@ -112,6 +113,26 @@ describe('learned ranker', () => {
     expect(old['example']).toBeCloseTo(old['test_x']!, 12);
     expect(old['code']).toBeGreaterThan(old['example']!);
     expect(old).toEqual(scores({ ...current, weights: current.weights.map((w, i) => (i === at ? -1 : w)) }));
+  });
+
+  it('reads a model trained before the per-field lexical features as it was trained, linear or trees', () => {
+    const at = index('field_name');
+    const inputs: RankInput[] = [
+      { node: node('a'), rwr: 0.5, distance: 1, isSeed: false, lexical: 0.2, lexicalFields: { name: 9, body: 1 } },
+      { node: node('b'), rwr: 0.5, distance: 1, isSeed: false, lexical: 0.8, lexicalFields: { body: 4 } },
+    ];
+    const scores = (model: LearnedModel) => (createLearnedRanker({ model }).rank(inputs, { task: 'x' }) as { node: GraphNode; score: number }[]).map((s) => [s.node.name, s.score]);
+    const current = neutral();
+    const older: LinearModel = { ...current, features: current.features.slice(0, at), mean: current.mean.slice(0, at), scale: current.scale.slice(0, at), weights: current.weights.slice(0, at) };
+    expect(scores(older)).toEqual(scores(current));
+    expect(scores(older)[0]![0]).toBe('b');
+    // A tree splitting on `lexical` only: the same whether or not its model lists the new features.
+    const tree = { feature: [index('lexical'), -1, -1], threshold: [0.5, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, -1, 1] };
+    const trees: TreeModel = { version: 1, kind: 'trees', features: LEARNED_FEATURES.slice(0, at), trees: [tree] };
+    expect(scores(trees)).toEqual(scores({ ...trees, features: [...LEARNED_FEATURES] }));
+    // The new features do reach a model that weighs them.
+    const byName = { ...current, weights: current.weights.map((w, i) => (i === at ? 1 : 0)) };
+    expect(scores(byName)[0]![0]).toBe('a');
   });
 
   it('refuses a model of another feature set', () => {

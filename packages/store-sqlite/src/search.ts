@@ -6,7 +6,7 @@ import {
   type TextHit,
   type TextSearchOptions,
 } from '@knowing/graph';
-import { checkLimit, lexicalFieldWeights, mergeColumnWeights, nodeFromRow, TEXT_COLUMNS } from '@knowing/graph/store-kit';
+import { checkLimit, lexicalFieldRecord, lexicalFieldWeights, lexicalIds, mergeColumnWeights, nodeFromRow, TEXT_COLUMNS } from '@knowing/graph/store-kit';
 import type { StoreCore } from './core.js';
 import { isBusy, SOURCE, storeError } from './errors.js';
 import { createLexicalScorer } from './lexical.js';
@@ -52,6 +52,7 @@ export function textSearches({ db, path, settings, run }: StoreCore): Pick<Sqlit
        WHERE r.rank <= coalesce((SELECT rank FROM cut), 1e308)
        ORDER BY r.rank, n.file, n.start_line, n.qualified_name, n.id LIMIT @limit`,
     ),
+    seqsByIds: db.prepare('SELECT seq FROM nodes WHERE id IN (SELECT value FROM json_each(?))').pluck(),
     nodesBySeqs: db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.seq IN (SELECT value FROM json_each(?))`),
     // With a kind filter the filter must apply before the limit, so every match is joined.
     searchKinds: db.prepare(
@@ -104,7 +105,9 @@ export function textSearches({ db, path, settings, run }: StoreCore): Pick<Sqlit
         const weights = lexicalFieldWeights(options?.fieldWeights, `${path}: lexicalSearch fieldWeights`, SOURCE);
         const limit = checkLimit(options?.limit, DEFAULT_LEXICAL_LIMIT, 'lexicalSearch', SOURCE);
         const kinds = options?.kinds === undefined ? undefined : new Set<string>(options.kinds);
-        const scored = lexicalScores(distinct, weights);
+        const only = lexicalIds(options?.ids, `${path}: lexicalSearch`, SOURCE);
+        const seqs = only === undefined ? undefined : new Set(st.seqsByIds.all(JSON.stringify([...only])) as number[]);
+        const scored = lexicalScores(distinct, weights, { ...(seqs ? { seqs } : {}), perField: options?.perField === true });
         // Filters apply before the limit: read the best rows a page at a time until it is met,
         // and past it while scores tie with the last one kept, so that ties are broken by name
         // (row numbers depend on the index's history: the same tree must give the same answer).
@@ -113,7 +116,7 @@ export function textSearches({ db, path, settings, run }: StoreCore): Pick<Sqlit
         for (let at = 0; at < scored.length && !full; at += LEXICAL_PAGE) {
           const page = scored.slice(at, at + LEXICAL_PAGE);
           const rows = new Map((st.nodesBySeqs.all(JSON.stringify(page.map((p) => p.seq))) as NodeRow[]).map((row) => [row.seq, row]));
-          for (const { seq, score } of page) {
+          for (const { seq, score, fields } of page) {
             if (hits.length >= limit && score < hits[limit - 1]!.score) {
               full = true;
               break;
@@ -121,7 +124,7 @@ export function textSearches({ db, path, settings, run }: StoreCore): Pick<Sqlit
             const row = rows.get(seq);
             if (row === undefined || row.external === 1 || (row.is_test === 1 && options?.includeTests !== true)) continue;
             if (kinds !== undefined && !kinds.has(row.kind)) continue;
-            hits.push({ node: nodeFromRow(row), score });
+            hits.push(fields ? { node: nodeFromRow(row), score, fields: lexicalFieldRecord(fields) } : { node: nodeFromRow(row), score });
           }
         }
         hits.sort((a, b) => b.score - a.score || (a.node.qualifiedName < b.node.qualifiedName ? -1 : a.node.qualifiedName > b.node.qualifiedName ? 1 : a.node.id < b.node.id ? -1 : 1));
