@@ -4,7 +4,7 @@ export default defineConfig([
   {
     // `fresh` is the light entry point (@knowing/indexer/fresh): what the two entries share goes
     // into chunks, so importing it loads neither web-tree-sitter nor the language modules.
-    entry: ['src/index.ts', 'src/fresh.ts'],
+    entry: ['src/index.ts', 'src/fresh.ts', 'src/language.ts'],
     format: ['esm'],
     splitting: true,
     dts: true,

@@ -5,10 +5,18 @@
  */
 export {
   mineRepository,
+  DEFAULT_MINE_OPTIONS,
+  readHistoryTasks,
+  readHistoryManifest,
+  writeHistoryTasks,
+  writeHistoryManifestEntry,
+  openCheckout,
+  resolveMirror,
+} from '@knowing/history';
+export {
   commitGroundTruth,
   isExcludedPath,
   orderCommits,
-  DEFAULT_MINE_OPTIONS,
   SHORT_HASH_LENGTH,
   cleanMessage,
   countWords,
@@ -20,17 +28,19 @@ export {
   changedFunctions,
   isStructuralLine,
   FUNCTION_KINDS,
-  readHistoryTasks,
-  readHistoryManifest,
-  writeHistoryTasks,
-  writeHistoryManifestEntry,
-  openCheckout,
-  resolveMirror,
-} from '@knowing/history';
+} from '@knowing/history/mining';
 export type {
   MineOptions,
   MineResult,
   MinedTask,
+  HistoryRepo,
+  HistorySplit,
+  HistoryTask,
+  ReadHistoryOptions,
+  Checkout,
+  CheckoutOptions,
+} from '@knowing/history';
+export type {
   CleanedMessage,
   CommitFacts,
   MessageRules,
@@ -39,13 +49,7 @@ export type {
   Hunk,
   ChangedFunction,
   FileSides,
-  HistoryRepo,
-  HistorySplit,
-  HistoryTask,
-  ReadHistoryOptions,
-  Checkout,
-  CheckoutOptions,
-} from '@knowing/history';
+} from '@knowing/history/mining';
 
 /** Where fetched mirrors live on the benchmark machine (`github:owner/name` → `<dir>/owner+name/repo`). */
 export const DEFAULT_MIRRORS_DIR = '/work/.mirror';

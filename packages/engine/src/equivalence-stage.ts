@@ -8,10 +8,9 @@ import {
   expandWithThesaurus,
   graphAliases,
   learnedClasses,
-  matchClasses,
-  resolveTargets,
   isStrongMatch,
-} from '@knowing/equivalence';
+} from '@knowing/equivalence/stage';
+import { matchClasses, resolveTargets } from '@knowing/equivalence';
 import type { ClassRegistry, EquivalenceClass } from '@knowing/equivalence';
 import type { EquivalenceChannelOptions } from './options.js';
 import type { ChannelHit } from './types.js';

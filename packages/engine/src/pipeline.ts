@@ -1,6 +1,7 @@
 import type { Adjacency, GraphEdge, GraphNode, GraphStore, LexicalField, NodeId, RankedSymbol } from '@knowing/graph';
 import { PROVENANCES, packageOf, symbolPath } from '@knowing/graph';
-import { allKeywords, countTermMatches, lexicalQueryTerms } from '@knowing/keywords';
+import { allKeywords, countTermMatches } from '@knowing/keywords';
+import { lexicalQueryTerms } from '@knowing/keywords/lexical';
 import type { KeywordSet } from '@knowing/keywords';
 import type { CheckedRanker, RankContext, RankInput, SessionTracker } from '@knowing/rank';
 import { textMatches } from './text-match.js';

@@ -2,7 +2,7 @@ import type { GraphNode, GraphStore, NodeId } from '@knowing/graph';
 import { ErrorCode, KnowingError } from '@knowing/graph';
 import { allKeywords, extractKeywordSet, keywordClusterId, taskTerms } from '@knowing/keywords';
 import type { KeywordSet } from '@knowing/keywords';
-import { DEFAULT_TEST_TASK_WORDS, isTestTask } from '@knowing/rank';
+import { DEFAULT_TEST_TASK_WORDS, isTestTask } from '@knowing/rank/formula';
 import type { ChannelHit, ChannelName, Seed } from './types.js';
 import type { GraphState } from './graph-state.js';
 import type { PipelineContext, Seeding } from './pipeline.js';

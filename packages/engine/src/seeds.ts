@@ -1,6 +1,6 @@
 import type { GraphNode, GraphStore, NodeId } from '@knowing/graph';
 import { isTypeLike, packageOf } from '@knowing/graph';
-import { isAuxiliaryCode } from '@knowing/rank';
+import { isAuxiliaryCode } from '@knowing/rank/formula';
 import type { SeedOptions } from './options.js';
 import type { ChannelHit, FusedCandidate, Seed } from './types.js';
 

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { GraphStore, NodeId } from '@knowing/graph';
 import { allKeywords, extractKeywordSet } from '@knowing/keywords';
 import type { KeywordSet } from '@knowing/keywords';
-import { expandWithThesaurus } from '@knowing/equivalence';
+import { expandWithThesaurus } from '@knowing/equivalence/stage';
 import { RESERVED_CHANNEL_NAMES } from './channel.js';
 import type { Channel, ChannelContext, ChannelHit } from './channel.js';
 import { DEFAULT_ENGINE_OPTIONS } from './options.js';

@@ -3,7 +3,7 @@
  * indexed fixture; and the kit fails channels that break the contract.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lexicalQueryTerms } from '@knowing/keywords';
+import { lexicalQueryTerms } from '@knowing/keywords/lexical';
 import {
   createBm25Channel,
   createLexicalChannel,

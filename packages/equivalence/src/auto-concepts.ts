@@ -1,4 +1,5 @@
-import { PATH_STOP_WORDS, STOP_WORDS, splitIdentifier } from '@knowing/keywords';
+import { PATH_STOP_WORDS, STOP_WORDS } from '@knowing/keywords/data';
+import { splitIdentifier } from '@knowing/keywords';
 import { isTypeLike } from '@knowing/graph';
 import type { GraphNode } from '@knowing/graph';
 import { GRAPH_ALIAS_GENERIC_WORDS } from './data/words.js';

@@ -1,4 +1,5 @@
-import { STOP_WORDS, splitIdentifier } from '@knowing/keywords';
+import { STOP_WORDS } from '@knowing/keywords/data';
+import { splitIdentifier } from '@knowing/keywords';
 import { symbolPath } from '@knowing/graph';
 import type { GraphNode, GraphReader, NodeId } from '@knowing/graph';
 import { DEFAULT_GRAPH_ALIAS_OPTIONS, checkInteger, checkNumber, withDefaults } from './options.js';

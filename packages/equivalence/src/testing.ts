@@ -7,7 +7,7 @@
  * English stop words, no two classes of a plugin share a phrase.
  */
 import { describe, expect, it } from 'vitest';
-import { ENGLISH_STOP_WORDS } from '@knowing/keywords';
+import { ENGLISH_STOP_WORDS } from '@knowing/keywords/data';
 import { BUILTIN_PLUGINS } from './classes/builtin.js';
 import { DETERMINERS } from './data/words.js';
 import { defineEquivalenceClasses } from './define.js';

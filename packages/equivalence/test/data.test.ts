@@ -5,15 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   BUILTIN_PLUGINS,
-  CONCEPT_THESAURUS,
   FRAMEWORK_FILES,
-  KNOWN_LANGUAGES,
   builtinClasses,
   createClassRegistry,
   defineEquivalenceClasses,
-  isGenericTarget,
   normalizePhrase,
 } from '../src/index.js';
+import { CONCEPT_THESAURUS, KNOWN_LANGUAGES } from '../src/stage.js';
+import { isGenericTarget } from '../src/generic.js';
 import type { EquivalenceClass, EquivalencePlugin } from '../src/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  builtinClasses,
-  capEquivalenceResults,
-  detectRepoLanguage,
-  isForcedInjectionEligible,
-  isGenericTarget,
-  isStrongMatch,
-  matchClasses,
-  normalizePhrase,
-} from '../src/index.js';
+import { builtinClasses, matchClasses, normalizePhrase } from '../src/index.js';
+import { capEquivalenceResults, detectRepoLanguage, isForcedInjectionEligible, isStrongMatch } from '../src/stage.js';
+import { isGenericTarget } from '../src/generic.js';
 import type { LanguageId } from '@knowing/graph';
 import type { EquivalenceClass, EquivalenceMatch } from '../src/index.js';
 

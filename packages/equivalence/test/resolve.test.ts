@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  capEquivalenceResults,
-  collectEquivalenceHits,
-  matchClasses,
-  resolveTargets,
-} from '../src/index.js';
+import { capEquivalenceResults, collectEquivalenceHits } from '../src/stage.js';
+import { matchClasses, resolveTargets } from '../src/index.js';
 import type { EquivalenceClass } from '../src/index.js';
 import { FakeGraph, node } from './fake-graph.js';
 

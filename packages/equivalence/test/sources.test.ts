@@ -5,10 +5,9 @@ import {
   graphAliases,
   isForcedInjectionEligible,
   learnedClasses,
-  learnedWeight,
-  matchClasses,
-  resolveTargets,
-} from '../src/index.js';
+} from '../src/stage.js';
+import { learnedWeight } from '../src/learned.js';
+import { matchClasses, resolveTargets } from '../src/index.js';
 import type { VocabAssociation } from '@knowing/graph';
 import { FakeGraph, FakeVocab, edge, node } from './fake-graph.js';
 

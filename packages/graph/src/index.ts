@@ -42,8 +42,7 @@ export type {
   RankedSymbol,
   ContextPack,
 } from './types.js';
-export { LEXICAL_FIELDS } from './types.js';
-export { EDGE_TYPES, DEFAULT_EDGE_WEIGHT, edgeTypeInfo, edgeWeight, isStructuralEdge } from './edge-types.js';
+export { EDGE_TYPES, edgeWeight, isStructuralEdge } from './edge-types.js';
 export { ErrorCode, KnowingError, isKnowingError } from './errors.js';
 export type { KnowingErrorOptions } from './errors.js';
 export { sha256Hex, nodeId, edgeKey, merkleRoot, snapshotId } from './identity.js';

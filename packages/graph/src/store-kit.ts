@@ -469,3 +469,4 @@ export function compareSearchHits(a: TextHit, b: TextHit): number {
     byCodeUnits(a.node.id, b.node.id)
   );
 }
+export { LEXICAL_FIELDS } from './types.js';

@@ -1,6 +1,19 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { edgeWeight, EDGE_TYPES, DEFAULT_EDGE_WEIGHT, isStructuralEdge, merkleRoot, nodeId, sha256Hex, packageOf, qualifiedName, symbolPath, KnowingError, ErrorCode } from '../src/index.js';
+import {
+  edgeWeight,
+  EDGE_TYPES,
+  isStructuralEdge,
+  merkleRoot,
+  nodeId,
+  sha256Hex,
+  packageOf,
+  qualifiedName,
+  symbolPath,
+  KnowingError,
+  ErrorCode,
+} from '../src/index.js';
+import { DEFAULT_EDGE_WEIGHT } from '../src/edge-types.js';
 
 describe('nodeId', () => {
   it('is 32 hex chars and depends on repo, qualified name and kind', () => {

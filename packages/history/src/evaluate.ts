@@ -1,5 +1,5 @@
 /** Recorded groups → training groups for `trainLearnedModel`, model orders, and the figures that compare orders. */
-import { learnedFeatures, learnedLogit } from '@knowing/rank';
+import { learnedFeatures, learnedLogit } from '@knowing/rank/features';
 import type { LearnedModel, TrainingGroup } from '@knowing/rank';
 import { scoreTask } from './matching.js';
 import type { RecordedGroup } from './record.js';

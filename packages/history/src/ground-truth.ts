@@ -3,8 +3,8 @@
  * file around each removed line, and the already-existing function of the NEW file around each
  * added line, named as the graph names them on the parent commit.
  */
-import { qualifiedNameOf } from '@knowing/indexer';
-import type { FileExtraction, SymbolDef } from '@knowing/indexer';
+import { qualifiedNameOf } from '@knowing/indexer/language';
+import type { FileExtraction, SymbolDef } from '@knowing/indexer/language';
 import type { FileDiff } from './diff.js';
 
 /** Symbol kinds a task's ground truth is made of. */

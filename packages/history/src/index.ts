@@ -1,14 +1,6 @@
 /** @knowing/history: tasks from a repository's git history, and training data for the learned ranker from them. */
-export { mineRepository, commitGroundTruth, isExcludedPath, orderCommits, DEFAULT_MINE_OPTIONS, SHORT_HASH_LENGTH } from './miner.js';
+export { mineRepository, DEFAULT_MINE_OPTIONS } from './miner.js';
 export type { MineOptions, MineResult, MinedTask } from './miner.js';
-export { cleanMessage, countWords, skipReason, stripReferences, stripSubjectPrefix, DEFAULT_MESSAGE_RULES } from './message.js';
-export type { CleanedMessage, CommitFacts, MessageRules } from './message.js';
-export { parseUnifiedDiff } from './diff.js';
-export type { DiffLine, FileDiff, Hunk } from './diff.js';
-export { gitBytes, gitText, readLog, readBlob, revParse } from './git.js';
-export type { LogEntry } from './git.js';
-export { changedFunctions, isStructuralLine, FUNCTION_KINDS } from './ground-truth.js';
-export type { ChangedFunction, FileSides } from './ground-truth.js';
 export { readHistoryTasks, readHistoryManifest, writeHistoryTasks, writeHistoryManifestEntry } from './tasks.js';
 export type { HistoryRepo, HistorySplit, HistoryTask, ReadHistoryOptions } from './tasks.js';
 export { openCheckout, resolveMirror } from './checkout.js';

@@ -3,8 +3,15 @@
  * changed and whose diff changes a handful of existing non-test functions. The message is the
  * task; the functions, named by our indexer on the parent commit, are the ground truth.
  */
-import { BUILTIN_LANGUAGES, classifyContent, createLanguageRegistry, DEFAULT_DISCOVER_OPTIONS, DEFAULT_SKIP_DIRECTORIES, extractFile } from '@knowing/indexer';
-import type { FileExtraction, LanguageModule } from '@knowing/indexer';
+import {
+  BUILTIN_LANGUAGES,
+  classifyContent,
+  createLanguageRegistry,
+  DEFAULT_DISCOVER_OPTIONS,
+  DEFAULT_SKIP_DIRECTORIES,
+} from '@knowing/indexer';
+import { extractFile } from '@knowing/indexer/language';
+import type { FileExtraction, LanguageModule } from '@knowing/indexer/language';
 import { parseUnifiedDiff } from './diff.js';
 import { readBlob, readLog, gitText, revParse } from './git.js';
 import type { LogEntry } from './git.js';

@@ -1,5 +1,5 @@
 import type { GraphNode, LexicalDocument, NodeId, NodeKind } from '@knowing/graph';
-import { lexicalTerms } from '@knowing/keywords';
+import { lexicalTerms } from '@knowing/keywords/lexical';
 
 /**
  * Version of the documents' make-up: part of every file's output hash, so a change here

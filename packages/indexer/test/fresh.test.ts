@@ -6,8 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isKnowingError } from '@knowing/graph';
 import type { GraphStore } from '@knowing/graph';
-import { BUILTIN_LANGUAGES, checkFreshness, createLanguageRegistry, indexRepository, sourceFileFilter, staleFileCount } from '../src/index.js';
-import type { FreshnessReport } from '../src/index.js';
+import { BUILTIN_LANGUAGES, createLanguageRegistry, indexRepository } from '../src/index.js';
+import { checkFreshness, sourceFileFilter, staleFileCount } from '../src/fresh.js';
+import type { FreshnessReport } from '../src/fresh.js';
 import { createMemoryStore } from './helpers/memory-store.js';
 
 // Every synchronous file read of the code under test goes through this spy, so a test can

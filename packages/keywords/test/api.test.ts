@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as api from '../src/index.js';
+import * as data from '../src/data.js';
+import * as frames from '../src/frames.js';
+import * as lexical from '../src/lexical.js';
 
 describe('public API', () => {
   it('exports exactly the documented values', () => {
@@ -22,10 +25,6 @@ describe('public API', () => {
         'countTermMatches',
         'stemTerm',
         'foldWord',
-        'lexicalTerms',
-        'lexicalQueryTerms',
-        'LEXICAL_STOP_WORDS',
-        'extractStackFrames',
         'DEFAULT_KEYWORD_OPTIONS',
         'DEFAULT_PATH_TERM_OPTIONS',
         'DEFAULT_FTS_QUERY_OPTIONS',
@@ -33,6 +32,13 @@ describe('public API', () => {
         'DEFAULT_NORMALIZE_OPTIONS',
         'DEFAULT_VOCAB_OPTIONS',
         'DEFAULT_KEYWORD_CLUSTER_OPTIONS',
+      ].sort(),
+    );
+  });
+
+  it('keeps the word lists, the lexical normalisation and stack frames in their subpaths', () => {
+    expect(Object.keys(data).sort()).toEqual(
+      [
         'STOP_WORDS',
         'ENGLISH_STOP_WORDS',
         'PROGRAMMING_STOP_WORDS',
@@ -46,5 +52,7 @@ describe('public API', () => {
         'IDENTIFIER_ATOMS',
       ].sort(),
     );
+    expect(Object.keys(lexical).sort()).toEqual(['LEXICAL_STOP_WORDS', 'lexicalQueryTerms', 'lexicalTerms']);
+    expect(Object.keys(frames)).toEqual(['extractStackFrames']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractStackFrames } from '../src/index.js';
+import { extractStackFrames } from '../src/frames.js';
 
 const pick = (text: string) => extractStackFrames(text).map(({ file, line, symbol, depth }) => ({ file, line, symbol, depth }));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lexicalQueryTerms, lexicalTerms } from '../src/index.js';
+import { lexicalQueryTerms, lexicalTerms } from '../src/lexical.js';
 
 describe('lexicalTerms: one normalisation for task words and symbol text', () => {
   it('folds inflections of a word and the parts of identifiers to the same terms', () => {

@@ -1,5 +1,6 @@
 import type { GraphStore } from '@knowing/graph';
-import { checkFreshness, createLanguageRegistry, indexRepository } from '@knowing/indexer';
+import { checkFreshness } from '@knowing/indexer/fresh';
+import { createLanguageRegistry, indexRepository } from '@knowing/indexer';
 import type { IndexProgress, IndexSummary } from '@knowing/indexer';
 import type { McpIndexOptions } from './types.js';
 

@@ -12,12 +12,12 @@ import {
   decomposeCompounds,
   extractKeywordSet,
   extractPathTerms,
-  extractStackFrames,
   keywordClusterId,
-  lexicalQueryTerms,
   primaryKeywords,
   taskTerms,
 } from '@knowing/keywords';
+import { extractStackFrames } from '@knowing/keywords/frames';
+import { lexicalQueryTerms } from '@knowing/keywords/lexical';
 import { DEFAULT_SERVER_OPTIONS } from '../src/index.js';
 
 const LIMIT = DEFAULT_SERVER_OPTIONS.maxTaskChars;

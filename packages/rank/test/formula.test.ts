@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createDefaultRanker, DEFAULT_RANKING_OPTIONS, RANK_COMPONENT_ORDER } from '../src/index.js';
+import { createDefaultRanker, DEFAULT_RANKING_OPTIONS } from '../src/index.js';
+import { RANK_COMPONENT_ORDER } from '../src/formula.js';
 import type { RankInput, RankContext } from '../src/index.js';
 import type { RankedSymbol } from '@knowing/graph';
 import { fixtureNode } from '../src/testing.js';

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '@knowing/graph';
 import type { FeedbackRecord, FeedbackStore, FeedbackTally, NodeId, VocabAssociation, VocabStore } from '@knowing/graph';
-import {
-  createDefaultRanker,
-  createImplicitFeedback,
-  defaultIsVocabWorthy,
-  extractIdentifiers,
-} from '../src/index.js';
+import { createDefaultRanker, createImplicitFeedback } from '../src/index.js';
+import { defaultIsVocabWorthy, extractIdentifiers } from '../src/implicit.js';
 import type { RankInput } from '../src/index.js';
 import { fixtureNode } from '../src/testing.js';
 

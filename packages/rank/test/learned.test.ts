@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphNode } from '@knowing/graph';
-import { LEARNED_FEATURES, createLearnedRanker, learnedFeatures, taskShape, trainLearnedModel } from '../src/index.js';
+import { LEARNED_FEATURES, createLearnedRanker, trainLearnedModel } from '../src/index.js';
+import { learnedFeatures, taskShape } from '../src/features.js';
 import type { LearnedModel, LinearModel, RankInput, TrainingGroup, TreeModel } from '../src/index.js';
 import { testRanker } from '../src/testing.js';
 

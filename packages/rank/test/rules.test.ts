@@ -2,15 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '@knowing/graph';
 import {
   commitRecencyBonus,
-  createDefaultRanker,
-  DEFAULT_RANKING_OPTIONS,
   feedbackAdjustment,
   isAuxiliaryCode,
   isTestTask,
   resolveRankingOptions,
   sessionContribution,
-  splitWords,
-} from '../src/index.js';
+} from '../src/formula.js';
+import { createDefaultRanker, DEFAULT_RANKING_OPTIONS } from '../src/index.js';
+import { splitWords } from '../src/test-detection.js';
 import type { RankInput, RankContext } from '../src/index.js';
 import { fixtureNode } from '../src/testing.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphNode } from '@knowing/graph';
-import { LEARNED_FEATURES, createLearnedRanker, learnedFeatures, learnedLogit, trainLearnedModel, trainTreeModel } from '../src/index.js';
+import { LEARNED_FEATURES, createLearnedRanker, trainLearnedModel, trainTreeModel } from '../src/index.js';
+import { learnedFeatures, learnedLogit } from '../src/features.js';
 import type { RankInput, TrainingGroup, TreeModel } from '../src/index.js';
 import { testRanker } from '../src/testing.js';
 

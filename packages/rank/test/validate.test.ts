@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, KnowingError, isKnowingError } from '@knowing/graph';
 import type { RankedSymbol } from '@knowing/graph';
-import { createDefaultRanker, validateRankerExplanation, validateRankerOutput, wrapRanker } from '../src/index.js';
+import { createDefaultRanker, validateRankerOutput, wrapRanker } from '../src/index.js';
+import { validateRankerExplanation } from '../src/validate.js';
 import type { RankInput, Ranker } from '../src/index.js';
 import { fixtureNode } from '../src/testing.js';
 

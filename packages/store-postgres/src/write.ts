@@ -1,6 +1,5 @@
 import {
   ErrorCode,
-  LEXICAL_FIELDS,
   edgeKey,
   merkleRoot,
   packageOf,
@@ -15,7 +14,7 @@ import {
   type WriteBatch,
   type WriteResult,
 } from '@knowing/graph';
-import { asciiLower, snapshotFromRow, type SnapshotRow } from '@knowing/graph/store-kit';
+import { LEXICAL_FIELDS, asciiLower, snapshotFromRow, type SnapshotRow } from '@knowing/graph/store-kit';
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import { storeError } from './errors.js';
 import { STAGE, type Tables } from './tables.js';

@@ -1,12 +1,11 @@
 import {
   ErrorCode,
-  LEXICAL_FIELDS,
   type LexicalField,
   type LexicalSearchOptions,
   type TextHit,
   type TextSearchOptions,
 } from '@knowing/graph';
-import { checkLimit, lexicalFieldRecord, lexicalFieldWeights, lexicalIds, mergeColumnWeights, nodeFromRow, TEXT_COLUMNS } from '@knowing/graph/store-kit';
+import { LEXICAL_FIELDS, checkLimit, lexicalFieldRecord, lexicalFieldWeights, lexicalIds, mergeColumnWeights, nodeFromRow, TEXT_COLUMNS } from '@knowing/graph/store-kit';
 import type { StoreCore } from './core.js';
 import { isBusy, SOURCE, storeError } from './errors.js';
 import { createLexicalScorer } from './lexical.js';

@@ -27,20 +27,11 @@ export { DEFAULT_HITS_OPTIONS, hits } from './hits.js';
 export {
   DEFAULT_COMMUNITY_OPTIONS,
   DEFAULT_RESTRICTION_OPTIONS,
-  COMMUNITIES_FORMAT_VERSION,
-  adjacencyFingerprint,
   detectCommunities,
   communityRestriction,
   serializeCommunities,
   deserializeCommunities,
 } from './communities.js';
-export {
-  DEFAULT_LOAD_OPTIONS,
-  ADJACENCY_NOTE_KIND,
-  ADJACENCY_NOTE_VERSION,
-  nodeFlags,
-  loadAdjacency,
-  forgetAdjacency,
-} from './load.js';
+export { DEFAULT_LOAD_OPTIONS, loadAdjacency, forgetAdjacency } from './load.js';
 export { DEFAULT_WALK_CACHE_OPTIONS, walkCacheKey, createWalkCache } from './cache.js';
-export { WALK_RESULT_FORMAT_VERSION, serializeWalkResult, deserializeWalkResult } from './result-codec.js';
+export { serializeWalkResult, deserializeWalkResult } from './result-codec.js';

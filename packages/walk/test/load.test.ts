@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { NodeFlag, nodeId } from '@knowing/graph';
 import type { GraphEdge, GraphNode, Note, NoteStore, NodeKind } from '@knowing/graph';
-import { ADJACENCY_NOTE_KIND, forgetAdjacency, loadAdjacency } from '../src/index.js';
+import { ADJACENCY_NOTE_KIND } from '../src/load.js';
+import { forgetAdjacency, loadAdjacency } from '../src/index.js';
 import type { AdjacencyReader } from '../src/index.js';
 
 function node(name: string, kind: NodeKind, extra: Partial<GraphNode> = {}): GraphNode {

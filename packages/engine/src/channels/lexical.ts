@@ -1,5 +1,5 @@
 import type { LexicalField } from '@knowing/graph';
-import { lexicalQueryTerms } from '@knowing/keywords';
+import { lexicalQueryTerms } from '@knowing/keywords/lexical';
 import type { Channel, ChannelHit } from '../channel.js';
 
 /** Settings of the lexical channel. */

@@ -1,6 +1,6 @@
 import type { GraphNode, GraphStore, NodeKind } from '@knowing/graph';
-import { extractStackFrames } from '@knowing/keywords';
-import type { StackFrame } from '@knowing/keywords';
+import { extractStackFrames } from '@knowing/keywords/frames';
+import type { StackFrame } from '@knowing/keywords/frames';
 import type { Channel, ChannelHit } from '../channel.js';
 
 const CALLABLE: ReadonlySet<NodeKind> = new Set<NodeKind>(['function', 'method', 'constructor']);
