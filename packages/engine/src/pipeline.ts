@@ -339,7 +339,7 @@ async function buildRankInputs(ctx: PipelineContext, state: GraphState, seeding:
   const forcedIds = new Set(seeding.forced.map((n) => n.id));
   const ids = candidateIds(seeding, walked, lexical);
   const nodes = await ctx.store.getNodes(ids);
-  const fields = await lexicalFieldScores(ctx.store, seeding, ids);
+  const fields = ctx.ranker.reads?.lexicalFields ? await lexicalFieldScores(ctx.store, seeding, ids) : new Map<NodeId, Readonly<Record<LexicalField, number>>>();
 
   const feedback = await ctx.store.feedbackFor(ids, seeding.keywordCluster === null ? {} : { keywordCluster: seeding.keywordCluster });
   const sessionBoosts = ctx.session ? ctx.session.boosts(ids, ctx.now) : new Map<NodeId, number>();

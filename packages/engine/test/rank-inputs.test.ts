@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDefaultRanker } from '@knowing/rank';
 import type { RankContext, RankInput, Ranker } from '@knowing/rank';
+import { lexicalQueryTerms } from '@knowing/keywords/lexical';
 import { createEngine } from '../src/index.js';
 import { indexedFixture } from './helpers.js';
 
@@ -47,6 +48,24 @@ describe('what the engine tells the ranker', () => {
 
     const files = new Map((await fixture.store.listFiles()).map((f) => [f.path, f.indexedAt]));
     for (const input of ranker.inputs) expect(input.lastModified).toBe(files.get(input.node.file));
+  });
+
+  it('gives each candidate its per-field lexical scores when the ranker reads them, and only then', async () => {
+    const task = 'tampered payloads must fail the hmac digest comparison';
+    const plain = recordingRanker();
+    await createEngine({ store: fixture.store, ranker: plain }).forTask(task, { fresh: true });
+    expect(plain.inputs.some((i) => i.lexicalFields !== undefined)).toBe(false);
+
+    const reading = Object.assign(recordingRanker(), { reads: { lexicalFields: true } });
+    await createEngine({ store: fixture.store, ranker: reading }).forTask(task, { fresh: true });
+    const open = reading.inputs.find((i) => i.node.qualifiedName === 'tinyweb/sessions.py.SessionInterface.open_session')!;
+    // Its body holds the task's words, its name none of them.
+    expect(open.lexicalFields!.body).toBeGreaterThan(0);
+    expect(open.lexicalFields!.name ?? 0).toBe(0);
+    // Candidates beyond the lexical channel's hits are scored too, each as a search weighting only that field scores it.
+    const alone = await fixture.store.lexicalSearch(lexicalQueryTerms(task), { fieldWeights: { name: 0, path: 0, signature: 0, doc: 0, body: 1, members: 0 }, includeTests: true, limit: 1000 });
+    const byBody = new Map(alone.map((h) => [h.node.id, h.score]));
+    for (const input of reading.inputs) expect(input.lexicalFields?.body ?? 0).toBeCloseTo(byBody.get(input.node.id) ?? 0, 9);
   });
 
   it('the hub damping threshold of the ranking options now changes scores', async () => {

@@ -148,6 +148,8 @@ export async function recordTrainingGroups(options: RecordOptions): Promise<Reco
       let seen: { inputs: readonly RankInput[]; context: RankContext } | undefined;
       const recorder: Ranker = {
         name: `recorder(${base.name})`,
+        // Recorded groups train models that may read any input.
+        reads: { lexicalFields: true },
         rank(inputs, context) {
           seen = { inputs, context };
           return base.rank(inputs, context);

@@ -378,6 +378,7 @@ export function createLearnedRanker(options: { readonly model?: LearnedModel; re
   };
   return {
     name,
+    reads: { lexicalFields: true },
     rank(inputs, context): RankedSymbol[] {
       // Per feature in `explain`; here summed by kind of evidence (lexical, names, graph, kind, …).
       return score(inputs, context).map((entry) => toRankedSymbol({ ...entry, components: grouped(entry.components) }));

@@ -136,6 +136,11 @@ export interface RankExplanation {
 export interface Ranker {
   /** Names the ranker in errors and explanations. */
   readonly name: string;
+  /**
+   * Inputs that cost the engine work of their own, gathered only for a ranker that reads them:
+   * `lexicalFields` (`RankInput.lexicalFields`, one more lexical search per task). Absent = none.
+   */
+  readonly reads?: { readonly lexicalFields?: boolean };
   rank(inputs: readonly RankInput[], context: RankContext): RankedSymbol[] | Promise<RankedSymbol[]>;
   explain?(
     symbol: NodeId,

@@ -126,6 +126,7 @@ export function wrapRanker(ranker: Ranker): CheckedRanker {
   const checked: CheckedRanker = {
     name,
     inner: ranker,
+    ...(ranker.reads ? { reads: { ...ranker.reads } } : {}),
     async rank(inputs, context) {
       let output: unknown;
       try {
