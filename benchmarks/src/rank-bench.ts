@@ -1,7 +1,9 @@
 /**
  * What each learned model costs a task answer: every corpus task of the given repositories is
  * answered (answer cache bypassed) by one engine per model over the same index, traced, and the
- * rank stage's time is collected — featurising the candidates and scoring them.
+ * rank stage's time is collected — featurising the candidates and scoring them — with the
+ * inputs stage's (gathering each candidate's evidence: the learned ranker reads per-field
+ * lexical scores, one more lexical search, which the formula ranker's engine does not run).
  *
  *   pnpm bench:rank --corpus <dir> [--repos caddy,cargo] [--rounds 3] [--budget 5000]
  *
@@ -35,29 +37,37 @@ if (!values.corpus) {
 const corpus = resolve(process.env.INIT_CWD ?? process.cwd(), values.corpus);
 const rounds = Math.max(2, Number(values.rounds));
 const budget = Number(values.budget);
-const models: readonly (readonly [string, LearnedModel])[] = [
+const models: readonly (readonly [string, LearnedModel | 'formula'])[] = [
   ['trees (shipped)', DEFAULT_LEARNED_MODEL],
   ['linear', LINEAR_LEARNED_MODEL],
+  ['formula', 'formula'],
 ];
 const tasksByRepo = readTasks(values.bench!);
 const rows: string[][] = [];
 for (const repo of values.repos!.split(',').map((r) => r.trim())) {
   const tasks = tasksByRepo.get(repo) ?? [];
   const store = await createSqliteStore({ path: resolve(corpus, repo, '.knowing', 'graph.db') });
-  const engines = models.map(([name, learnedModel]) => ({ name, engine: createEngine({ store, learnedModel }), ms: [] as number[], candidates: [] as number[] }));
+  const engines = models.map(([name, model]) => ({
+    name,
+    engine: model === 'formula' ? createEngine({ store, options: { rankingModel: 'formula' } }) : createEngine({ store, learnedModel: model }),
+    ms: [] as number[],
+    inputsMs: [] as number[],
+    candidates: [] as number[],
+  }));
   for (let round = 0; round < rounds; round++) {
     for (const entry of round % 2 === 0 ? engines : [...engines].reverse()) {
       for (const task of tasks) {
         const result = await entry.engine.forTask(task.description, { budget, fresh: true, trace: true });
         if (round === 0 || !result.trace) continue;
         entry.ms.push(result.trace.timings['rank'] ?? 0);
+        entry.inputsMs.push(result.trace.timings['inputs'] ?? 0);
         entry.candidates.push(result.trace.ranked.length);
       }
     }
   }
-  for (const { name, ms, candidates } of engines) {
-    rows.push([repo, name, String(ms.length), fmtMs(percentile(ms, 0.5)), fmtMs(percentile(ms, 0.95)), String(percentile(candidates, 0.5))]);
+  for (const { name, ms, inputsMs, candidates } of engines) {
+    rows.push([repo, name, String(ms.length), fmtMs(percentile(inputsMs, 0.5)), fmtMs(percentile(ms, 0.5)), fmtMs(percentile(ms, 0.95)), String(percentile(candidates, 0.5))]);
   }
   await store.close();
 }
-for (const line of formatTable(['repository', 'model', 'answers', 'rank p50', 'rank p95', 'candidates p50'], rows, ['left', 'left'])) process.stdout.write(`${line}\n`);
+for (const line of formatTable(['repository', 'model', 'answers', 'inputs p50', 'rank p50', 'rank p95', 'candidates p50'], rows, ['left', 'left'])) process.stdout.write(`${line}\n`);
