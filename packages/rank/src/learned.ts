@@ -63,11 +63,15 @@ export const LEARNED_FEATURES = [
 const FEATURES_BEFORE_AUXILIARY = LEARNED_FEATURES.slice(0, LEARNED_FEATURES.indexOf('auxiliary_code'));
 
 /**
- * Features added since (the per-field lexical scores) extend an older model's list: a linear
- * model gives them no weight, a tree ensemble never splits on them, so it scores as trained.
+ * The feature lists of earlier versions, each a prefix of this one: before `auxiliary_code`, and
+ * before the per-field lexical scores. A model of one of them is extended: a linear model gives
+ * the later features no weight, a tree ensemble never splits on them, so it scores as trained.
+ * Any other list is refused.
  */
+const EARLIER_FEATURE_COUNTS: ReadonlySet<number> = new Set([LEARNED_FEATURES.indexOf('auxiliary_code'), LEARNED_FEATURES.indexOf('field_name')]);
+
 const isOlderFeatureList = (features: readonly string[]): boolean =>
-  features.length < LEARNED_FEATURES.length && features.every((f, i) => f === LEARNED_FEATURES[i]);
+  EARLIER_FEATURE_COUNTS.has(features.length) && features.every((f, i) => f === LEARNED_FEATURES[i]);
 
 export type LearnedFeature = (typeof LEARNED_FEATURES)[number];
 

@@ -139,6 +139,10 @@ describe('learned ranker', () => {
   it('refuses a model of another feature set', () => {
     const model = neutral();
     expect(() => createLearnedRanker({ model: { ...model, features: model.features.slice(1) } })).toThrow(/features/);
+    // A prefix of the list that no earlier version had is not an older model.
+    const cut = (n: number): LinearModel => ({ ...model, features: model.features.slice(0, n), mean: model.mean.slice(0, n), scale: model.scale.slice(0, n), weights: model.weights.slice(0, n) });
+    expect(() => createLearnedRanker({ model: cut(1) })).toThrow(/features/);
+    expect(() => createLearnedRanker({ model: cut(index('field_name') + 1) })).toThrow(/features/);
     expect(() => createLearnedRanker({ model: { ...model, scale: model.scale.map(() => 0) } })).toThrow(/scale/);
   });
 });
