@@ -126,10 +126,7 @@ export async function runTrain(ctx: CommandContext): Promise<ExitCode> {
       shipped: rankingFigures(heldOutGroups, (g: RecordedGroup) => orderWithModel(DEFAULT_LEARNED_MODEL, g)),
       trained: rankingFigures(heldOutGroups, (g: RecordedGroup) => orderWithModel(model, g)),
     };
-    // A model that does worse than the shipped one on the newest tasks is not installed unless asked:
-    // it would be picked up silently by every later answer. `--out` only writes a file to look at.
-    const worse = figures.trained.mrr + figures.trained.recallAt10 < figures.shipped.mrr + figures.shipped.recallAt10;
-    const install = outFlag !== undefined || !worse || ctx.values['force'] === true;
+    const { worse, install } = installDecision(figures, { out: outFlag !== undefined, force: ctx.values['force'] === true });
     if (install) {
       writeModelFile(modelPath, model);
       // The default location sits beside the index: keep it out of `git status` the same way.
@@ -176,4 +173,22 @@ export async function runTrain(ctx: CommandContext): Promise<ExitCode> {
     }
     throw error;
   }
+}
+
+/**
+ * Whether a trained model is written: a model that does worse than the shipped one on the newest
+ * tasks (R@10 + MRR) is not installed unless forced, since every later answer would pick it up
+ * silently; `--out` only writes a file to look at, so it is always written.
+ *
+ * @example
+ * ```ts
+ * installDecision({ shipped: { recallAt10: 1, mrr: 1 }, trained: { recallAt10: 0.5, mrr: 0.5 } }, { out: false, force: false }); // { worse: true, install: false }
+ * ```
+ */
+export function installDecision(
+  figures: { readonly shipped: Pick<RankingFigures, 'recallAt10' | 'mrr'>; readonly trained: Pick<RankingFigures, 'recallAt10' | 'mrr'> },
+  flags: { readonly out: boolean; readonly force: boolean },
+): { readonly worse: boolean; readonly install: boolean } {
+  const worse = figures.trained.mrr + figures.trained.recallAt10 < figures.shipped.mrr + figures.shipped.recallAt10;
+  return { worse, install: flags.out || !worse || flags.force };
 }
