@@ -5,7 +5,7 @@ import {
   type TextHit,
   type TextSearchOptions,
 } from '@knowing/graph';
-import { LEXICAL_FIELDS, checkLimit, lexicalFieldRecord, lexicalFieldWeights, lexicalIds, mergeColumnWeights, nodeFromRow, TEXT_COLUMNS } from '@knowing/graph/store-kit';
+import { checkLimit, lexicalFieldRecord, lexicalFieldWeights, lexicalIds, mergeColumnWeights, nodeFromRow, TEXT_COLUMNS } from '@knowing/graph/store-kit';
 import type { StoreCore } from './core.js';
 import { isBusy, SOURCE, storeError } from './errors.js';
 import { createLexicalScorer } from './lexical.js';
