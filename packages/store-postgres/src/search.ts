@@ -1,5 +1,5 @@
-import { ErrorCode, type LexicalSearchOptions, type TextHit, type TextSearchOptions } from '@knowing/graph';
-import { asciiLower, checkLimit, compareSearchHits, lexicalFieldRecord, lexicalFieldWeights, lexicalIds, mergeColumnWeights, nodeFromRow, TEXT_COLUMNS, type NodeRow } from '@knowing/graph/store-kit';
+import { ErrorCode, type LexicalField, type LexicalSearchOptions, type TextHit, type TextSearchOptions } from '@knowing/graph';
+import { LEXICAL_FIELDS, asciiLower, checkLimit, compareSearchHits, lexicalFieldRecord, lexicalFieldWeights, lexicalIds, mergeColumnWeights, nodeFromRow, TEXT_COLUMNS, type NodeRow } from '@knowing/graph/store-kit';
 import { sql } from 'kysely';
 import type { StoreCore } from './core.js';
 import { SOURCE, storeError } from './errors.js';
@@ -101,7 +101,12 @@ async function searchLexical({ t, target, rows }: StoreCore, terms: readonly str
   // Okapi BM25 (k1 1.2, b 0.75) with idf ln(1 + (N − n + 0.5) / (n + 0.5)); each field's
   // occurrences count its weight; the length is the whole document's, over the average.
   const perField = options?.perField === true;
-  const found = await rows<NodeRow & { score: number; f_name: number; f_path: number; f_signature: number; f_doc: number; f_body: number; f_members: number }>(sql`
+  // Each field alone (`perField`): its own occurrences, saturated over the same length.
+  const fieldSums = perField
+    ? sql`, ${sql.join(LEXICAL_FIELDS.map((f) => sql`sum(b.idf * ${sql.ref(`l.tf_${f}`)} * 2.2 / (${sql.ref(`l.tf_${f}`)} + b.norm)) AS ${sql.id(`f_${f}`)}`))}`
+    : sql``;
+  const fieldColumns = perField ? sql`, ${sql.join(LEXICAL_FIELDS.map((f) => sql`round(${sql.ref(`s.f_${f}`)}::numeric, 9)::float8 AS ${sql.id(`f_${f}`)}`))}` : sql``;
+  const found = await rows<NodeRow & { score: number } & Partial<Record<`f_${LexicalField}`, number>>>(sql`
     WITH q AS (SELECT DISTINCT unnest(${[...distinct]}::text[]) AS term),
     st AS (
       SELECT lexical_docs::float8 AS n,
@@ -110,13 +115,7 @@ async function searchLexical({ t, target, rows }: StoreCore, terms: readonly str
     df AS (SELECT l.term, count(*)::float8 AS df FROM ${t.lexical_terms} l JOIN q ON q.term = l.term GROUP BY l.term),
     scored AS (
       SELECT l.seq,
-        sum(b.idf * f.tf * 2.2 / (f.tf + b.norm)) AS score,
-        sum(b.idf * l.tf_name * 2.2 / (l.tf_name + b.norm)) AS f_name,
-        sum(b.idf * l.tf_path * 2.2 / (l.tf_path + b.norm)) AS f_path,
-        sum(b.idf * l.tf_signature * 2.2 / (l.tf_signature + b.norm)) AS f_signature,
-        sum(b.idf * l.tf_doc * 2.2 / (l.tf_doc + b.norm)) AS f_doc,
-        sum(b.idf * l.tf_body * 2.2 / (l.tf_body + b.norm)) AS f_body,
-        sum(b.idf * l.tf_members * 2.2 / (l.tf_members + b.norm)) AS f_members
+        sum(b.idf * f.tf * 2.2 / (f.tf + b.norm)) AS score${fieldSums}
       FROM ${t.lexical_terms} l JOIN df ON df.term = l.term JOIN ${t.lexical_docs} d ON d.seq = l.seq CROSS JOIN st
       CROSS JOIN LATERAL (
         SELECT (l.tf_name * ${w[0]}::float8 + l.tf_path * ${w[1]}::float8 + l.tf_signature * ${w[2]}::float8
@@ -127,10 +126,7 @@ async function searchLexical({ t, target, rows }: StoreCore, terms: readonly str
       -- Per field, a term the weights leave out still counts in its own field.
       WHERE (f.tf > 0 OR ${perField}) AND (${among}::text[] IS NULL OR l.seq IN (SELECT seq FROM ${t.nodes} WHERE id = ANY(${among}::text[])))
       GROUP BY l.seq)
-    SELECT ${NODE_COLUMNS}, round(s.score::numeric, 9)::float8 AS score,
-      round(s.f_name::numeric, 9)::float8 AS f_name, round(s.f_path::numeric, 9)::float8 AS f_path,
-      round(s.f_signature::numeric, 9)::float8 AS f_signature, round(s.f_doc::numeric, 9)::float8 AS f_doc,
-      round(s.f_body::numeric, 9)::float8 AS f_body, round(s.f_members::numeric, 9)::float8 AS f_members
+    SELECT ${NODE_COLUMNS}, round(s.score::numeric, 9)::float8 AS score${fieldColumns}
     FROM scored s JOIN ${t.nodes} n ON n.seq = s.seq
     WHERE s.score > 0 AND NOT n.external AND (${options?.includeTests === true} OR NOT n.is_test)
       AND (${kinds}::text[] IS NULL OR n.kind = ANY(${kinds}::text[]))
@@ -138,7 +134,7 @@ async function searchLexical({ t, target, rows }: StoreCore, terms: readonly str
     LIMIT ${limit}::bigint`);
   return found.map((row) =>
     perField
-      ? { node: nodeFromRow(row), score: row.score, fields: lexicalFieldRecord([row.f_name, row.f_path, row.f_signature, row.f_doc, row.f_body, row.f_members]) }
+      ? { node: nodeFromRow(row), score: row.score, fields: lexicalFieldRecord(LEXICAL_FIELDS.map((f) => row[`f_${f}`] ?? 0)) }
       : { node: nodeFromRow(row), score: row.score },
   );
 }
