@@ -53,7 +53,15 @@ function leadingVarint(bytes: Uint8Array): number | undefined {
  */
 export function createLexicalScorer(db: Database.Database): (terms: readonly string[], weights: readonly number[], options?: LexicalScorerOptions) => LexicalScore[] {
   let prepared:
-    | { rows: Database.Statement; ftsRows: Database.Statement; docFrequency: Database.Statement; termRows: Database.Statement; termRowsByField: Database.Statement }
+    | {
+        rows: Database.Statement;
+        ftsRows: Database.Statement;
+        docFrequency: Database.Statement;
+        termRows: Database.Statement;
+        termRowsByField: Database.Statement;
+        termRowsAmong: Database.Statement;
+        termRowsByFieldAmong: Database.Statement;
+      }
     | null
     | undefined;
   const prepare = () => {
@@ -63,14 +71,20 @@ export function createLexicalScorer(db: Database.Database): (terms: readonly str
     // A vocabulary view per connection (temp schema: nothing written to the file, fine read-only).
     db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_vocab USING fts5vocab(main, lexical_fts, 'row')`);
     const fieldAlone = [0, 1, 2, 3, 4, 5].map((f) => `bm25(lexical_fts, ${[0, 1, 2, 3, 4, 5].map((g) => (g === f ? 1 : 0)).join(', ')})`);
+    const scored = `SELECT rowid, bm25(lexical_fts, ?, ?, ?, ?, ?, ?) AS rank FROM lexical_fts WHERE lexical_fts MATCH ?`;
+    const scoredByField = `SELECT rowid, bm25(lexical_fts, ?, ?, ?, ?, ?, ?) AS rank, ${fieldAlone.join(', ')} FROM lexical_fts WHERE lexical_fts MATCH ?`;
+    // A restriction to some rows filters the term's matches before bm25() runs, which costs far
+    // more per row than the scan: the unary `+` keeps the rowid test out of FTS5's planning, where
+    // an IN list becomes one new cursor per id, each computing every bm25()'s statistics again.
+    const among = ' AND +rowid IN (SELECT value FROM json_each(?))';
     prepared = {
       rows: db.prepare('SELECT count(*) FROM lexical_fts_docsize').pluck(),
       ftsRows: db.prepare('SELECT block FROM lexical_fts_data WHERE id = 1').pluck(),
       docFrequency: db.prepare('SELECT doc FROM temp.lexical_vocab WHERE term = ?').pluck(),
-      termRows: db.prepare('SELECT rowid, bm25(lexical_fts, ?, ?, ?, ?, ?, ?) AS rank FROM lexical_fts WHERE lexical_fts MATCH ?').raw(),
-      // Each field alone in the same pass: seven bm25() of a row cost little next to a second
-      // scan (a `rowid IN (…)` restriction measured slower than scanning every match).
-      termRowsByField: db.prepare(`SELECT rowid, bm25(lexical_fts, ?, ?, ?, ?, ?, ?) AS rank, ${fieldAlone.join(', ')} FROM lexical_fts WHERE lexical_fts MATCH ?`).raw(),
+      termRows: db.prepare(scored).raw(),
+      termRowsByField: db.prepare(scoredByField).raw(),
+      termRowsAmong: db.prepare(scored + among).raw(),
+      termRowsByFieldAmong: db.prepare(scoredByField + among).raw(),
     };
     return prepared;
   };
@@ -85,6 +99,7 @@ export function createLexicalScorer(db: Database.Database): (terms: readonly str
     const ftsTotal = (averages && leadingVarint(averages)) || total;
     const scores = new Map<number, number>();
     const fields = new Map<number, number[]>();
+    const amongSeqs = seqs === undefined ? undefined : JSON.stringify([...seqs]);
     for (const term of terms) {
       const n = Number(st.docFrequency.get(term) ?? 0);
       if (n === 0) continue;
@@ -92,10 +107,13 @@ export function createLexicalScorer(db: Database.Database): (terms: readonly str
       const idf = Math.log(1 + (total - n + 0.5) / (n + 0.5));
       const factor = idf / ftsIdf;
       const phrase = `"${term.replaceAll('"', '""')}"`;
-      const rows = (perField ? st.termRowsByField : st.termRows).iterate(...weights, phrase) as Iterable<number[]>;
+      const rows = (
+        amongSeqs === undefined
+          ? (perField ? st.termRowsByField : st.termRows).iterate(...weights, phrase)
+          : (perField ? st.termRowsByFieldAmong : st.termRowsAmong).iterate(...weights, phrase, amongSeqs)
+      ) as Iterable<number[]>;
       for (const row of rows) {
         const seq = row[0]!;
-        if (seqs !== undefined && !seqs.has(seq)) continue;
         // bm25() is negative for a match, lower is better.
         const value = -row[1]! * factor;
         if (value > 0) scores.set(seq, (scores.get(seq) ?? 0) + value);
