@@ -75,7 +75,10 @@ describe('the pasted channel', () => {
   });
 
   it('puts the symbol a pasted message names first in the engine\'s answer', async () => {
-    const engine = createEngine({ store });
+    // Off by default; switched on by its weight.
+    const off = await createEngine({ store }).forTask('Posting fails with "currency mismatch between debit and credit accounts"', { trace: true, fresh: true });
+    expect(off.trace!.channels['pasted'] ?? []).toEqual([]);
+    const engine = createEngine({ store, options: { channels: { pasted: 2 } } });
     const task = 'Posting between accounts of different currencies fails with "currency mismatch between debit and credit accounts" although both are EUR';
     const result = await engine.forTask(task, { trace: true, fresh: true });
     expect(result.trace!.channels['pasted']![0]!.node.qualifiedName).toBe('ledger/journal.py.Journal.post');
