@@ -35,6 +35,7 @@ import { createEngine, createLexicalChannel } from '@knowing/engine';
 import type { Engine, EngineOptionsInput, LexicalChannelInput } from '@knowing/engine';
 import { extractKeywordSet } from '@knowing/keywords';
 import { lexicalQueryTerms } from '@knowing/keywords/lexical';
+import { carriedEvidence, extractPastedEvidence } from '@knowing/keywords/pasted';
 import type { GraphStore } from '@knowing/graph';
 import type { LearnedModel } from '@knowing/rank';
 import type { BenchTask } from './corpus.js';
@@ -65,6 +66,8 @@ const { values } = parseArgs({
     /** Settings of the lexical channel as JSON, for sweeps: --lexical '{"fieldWeights":{"members":0.5}}'. */
     lexical: { type: 'string' },
     system: { type: 'string', default: 'knowing' },
+    /** Only the tasks whose description carries code, a message, a trace, or any of them (`pasted`: what the pasted channel may read). */
+    carrying: { type: 'string' },
   },
 });
 
@@ -176,9 +179,31 @@ const line = (label: string, s: Summary, extra = ''): string =>
 const warn = (message: string): void => {
   if (!values.quiet) process.stderr.write(`${message}\n`);
 };
-const jobs = values.tasks
+const CARRYING = ['code', 'message', 'trace', 'pasted'] as const;
+type Carrying = (typeof CARRYING)[number];
+if (values.carrying !== undefined && !(CARRYING as readonly string[]).includes(values.carrying)) {
+  process.stderr.write(`unknown --carrying ${values.carrying}: use one of ${CARRYING.join(', ')}\n`);
+  process.exit(2);
+}
+/** What a task's description carries, by the extractors the engine's channels use. */
+function carries(description: string): Record<Carrying, boolean> {
+  const carried = carriedEvidence(description);
+  const pasted = extractPastedEvidence(description);
+  return { ...carried, pasted: carried.trace || pasted.code.length > 0 || pasted.messages.length > 0 };
+}
+const carriesById = new Map<string, Record<Carrying, boolean>>();
+const carriesOf = (task: BenchTask): Record<Carrying, boolean> => {
+  let found = carriesById.get(task.id);
+  if (!found) carriesById.set(task.id, (found = carries(task.description)));
+  return found;
+};
+const allJobs = values.tasks
   ? historyJobs(resolve(invokedFrom, values.tasks), { split: values.split as 'tuning' | 'heldout' | 'all', mirrors: resolve(invokedFrom, values.mirrors!), workDir: corpus, ...(wanted ? { wanted } : {}) }, warn)
   : corpusJobs(values.bench!, corpus, wanted, warn);
+for (const job of allJobs) for (const task of job.tasks) carriesOf(task);
+const jobs = values.carrying
+  ? allJobs.map((job) => ({ ...job, prepare: job.prepare.bind(job), tasks: job.tasks.filter((t) => carriesOf(t)[values.carrying as Carrying]) })).filter((job) => job.tasks.length > 0)
+  : allJobs;
 const results = new Map<System, TaskResult[]>(systems.map((s) => [s, []]));
 const perRepo = new Map<System, Record<string, Summary & { indexMs: number; nodes: number; edges: number; medianMs: number }>>(systems.map((s) => [s, {}]));
 
@@ -273,6 +298,8 @@ const sections = Object.fromEntries(
       {
         overall: summarize(list),
         tiers: groupBy(list, (r) => r.tier),
+        // Figures on the tasks whose description carries code, a message, a trace, or any of them.
+        carrying: Object.fromEntries(CARRYING.map((kind) => [kind, summarize(list.filter((r) => carriesById.get(r.id)?.[kind]))])),
         languages: groupBy(list, (r) => r.language),
         perRepo: perRepo.get(system)!,
         ...(values['explain-misses'] && system === 'knowing' ? { missStages } : {}),
@@ -289,7 +316,7 @@ const report = {
   command:
     `pnpm bench:retrieval --system ${systems.join(',')} --corpus ${values.corpus}` +
     `${values.tasks ? ` --tasks ${values.tasks} --split ${values.split}` : ''}${values.repos ? ` --repos ${values.repos}` : ''} --budget ${budget}` +
-    `${values['explain-misses'] ? ' --explain-misses' : ''}${values.options ? ` --options '${values.options}'` : ''}${values.lexical ? ` --lexical '${values.lexical}'` : ''}${values.model ? ` --model ${values.model}` : ''}`,
+    `${values.carrying ? ` --carrying ${values.carrying}` : ''}${values['explain-misses'] ? ' --explain-misses' : ''}${values.options ? ` --options '${values.options}'` : ''}${values.lexical ? ` --lexical '${values.lexical}'` : ''}${values.model ? ` --model ${values.model}` : ''}`,
   system: systems[0],
   budget,
   ...first,
@@ -301,6 +328,7 @@ for (const system of systems) {
   process.stdout.write(`\n${line(`overall ${system}`, section.overall)}`);
   const groups = values.tasks ? section.languages : section.tiers;
   for (const [name, s] of Object.entries(groups)) process.stdout.write(`  ${line(name, s)}`);
+  for (const [kind, s] of Object.entries(section.carrying)) if (s.tasks > 0) process.stdout.write(`  ${line(`carrying ${kind}`, s)}`);
   if ('missStages' in section) process.stdout.write(`misses by stage: ${JSON.stringify(section.missStages)}\n`);
 }
 const out = values.out ? resolve(invokedFrom, values.out) : join(projectRoot, 'benchmarks/results', `retrieval-${commit}.json`);

@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/data.ts', 'src/lexical.ts', 'src/frames.ts'],
+  entry: ['src/index.ts', 'src/data.ts', 'src/lexical.ts', 'src/frames.ts', 'src/pasted.ts'],
   format: ['esm'],
   dts: true,
   clean: true,

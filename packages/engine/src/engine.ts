@@ -37,6 +37,7 @@ import { createPathChannel } from './channels/path.js';
 import { createVectorChannel } from './channels/vector.js';
 import { createLexicalChannel } from './channels/lexical.js';
 import { createTraceChannel } from './channels/traces.js';
+import { createPastedChannel } from './channels/pasted.js';
 import { createAnswerCache } from './answer-cache.js';
 import { createFileTimes } from './file-times.js';
 import { createSessionLearning } from './learning.js';
@@ -74,6 +75,7 @@ function taskChannels(config: CreateEngineOptions, options: EngineOptions): Chan
     ...(config.vector ? [createVectorChannel(config.vector)] : []),
     createLexicalChannel(),
     createTraceChannel(),
+    createPastedChannel(),
   ];
   const seen = new Set<string>();
   for (const channel of config.channels ?? []) {

@@ -40,6 +40,8 @@ export { createPathChannel } from './channels/path.js';
 export { createVectorChannel } from './channels/vector.js';
 export { createLexicalChannel, DEFAULT_LEXICAL_CHANNEL_OPTIONS } from './channels/lexical.js';
 export { createTraceChannel } from './channels/traces.js';
+export { createPastedChannel, DEFAULT_PASTED_CHANNEL_OPTIONS } from './channels/pasted.js';
+export type { PastedChannelOptions } from './channels/pasted.js';
 export type { LexicalChannelOptions, LexicalChannelInput } from './channels/lexical.js';
 export type { Channel, ChannelContext } from './channel.js';
 export { noiseReason } from './seeds.js';

@@ -18,6 +18,8 @@ export interface ChannelWeights {
   readonly lexical: number;
   /** Symbols of the stack frames a task pastes, innermost first. @default 3 */
   readonly traces: number;
+  /** Symbols named by the code and the messages a task pastes (code blocks, inline code, error messages, log lines). Off by default: on the history tasks that carry code it did not raise the answers (benchmarks/RESULTS.md, session 10). @default 0 */
+  readonly pasted: number;
   /** Channels registered with `createEngine({ channels })`, by name. @default 1 each */
   readonly [channel: string]: number;
 }
@@ -218,7 +220,7 @@ export type EngineOptionsInput = {
 
 /** The seeds' defaults for every tunable. */
 export const DEFAULT_ENGINE_OPTIONS: EngineOptions = deepFreeze({
-  channels: { tiered: 2, bm25: 2, equiv: 2, path: 1.5, vector: 0, lexical: 2, traces: 3 },
+  channels: { tiered: 2, bm25: 2, equiv: 2, path: 1.5, vector: 0, lexical: 2, traces: 3, pasted: 0 },
   tiered: {
     prefixBelow: 15,
     prefixCap: 30,

@@ -10,6 +10,7 @@ import {
   createPathChannel,
   createTieredChannel,
   createTraceChannel,
+  createPastedChannel,
   createVectorChannel,
   DEFAULT_ENGINE_OPTIONS as o,
 } from '../src/index.js';
@@ -35,6 +36,7 @@ const TASKS = [
     '  File "/srv/site/vendor/tinyweb/sessions.py", line 24, in open_session',
     'ValueError: not enough values to unpack',
   ].join('\n'),
+  'Sessions are not saved:\n\n```python\napp = App(__name__)\napp.session_interface.save_session(app, session, response)\n```',
 ];
 const channelFixture = (): ChannelFixture => ({ store: fixture.store, tasks: TASKS });
 
@@ -52,6 +54,7 @@ testChannel(createPathChannel(o.path), channelFixture, { testCode: 'never' });
 testChannel(createVectorChannel(search), channelFixture);
 testChannel(createLexicalChannel(), channelFixture, { testCode: 'when-about-tests' });
 testChannel(createTraceChannel(), channelFixture);
+testChannel(createPastedChannel(), channelFixture);
 
 describe('the channel kit', () => {
   it('names the rules a broken channel breaks', async () => {

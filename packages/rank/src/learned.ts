@@ -347,6 +347,9 @@ const LOGIT_PER_FORMULA_POINT = 4;
 /** Logit added to the innermost frame of a pasted stack trace (halved for the next, …). */
 const TRACE_LOGIT = 3;
 
+/** Logit added to the best symbol a pasted code block or message names (halved for the next, …). */
+const PASTED_LOGIT = 1;
+
 /**
  * A {@link Ranker} scoring each candidate with a trained linear model (the shipped
  * `DEFAULT_LEARNED_MODEL` unless another is given): score = σ(w · x̂), where
@@ -374,6 +377,9 @@ export function createLearnedRanker(options: { readonly model?: LearnedModel; re
       // A frame of a pasted stack trace (the `traces` channel): no history task carries one, so
       // the model has no weight for it; the innermost frame gets a fixed, strong push.
       components['traces'] = TRACE_LOGIT * reciprocal(input.channelRanks?.['traces']);
+      // The same for what pasted code calls or defines and the symbols holding a pasted message:
+      // the history tasks' code spans were seen through the name channels only.
+      components['pasted'] = PASTED_LOGIT * reciprocal(input.channelRanks?.['pasted']);
       let logit = 0;
       for (const value of Object.values(components)) logit += value;
       return { input, score: sigmoid(logit), components, factors: Object.fromEntries(LEARNED_FEATURES.map((f, k) => [f, vectors[i]![k]!])) };
