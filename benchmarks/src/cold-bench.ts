@@ -10,7 +10,9 @@
  * packages and times each phase from inside: Node's own start, each package's import (leaves
  * first), the tokenizer worker's start, opening the index, the engine, the graph state, every
  * stage of the query (the engine's trace) and the formatting, which waits for the tokenizer's
- * tables. Prints the median of each over the runs. The index is copied to a temporary
+ * tables. Prints the median of each over the runs. `--bin` adds other builds of the CLI (say,
+ * of the base branch), timed in the same runs, so that a change is measured under the same
+ * load. The index is copied to a temporary
  * directory first (the corpus is never written). Needs the built packages: `pnpm build`.
  */
 import { spawn } from 'node:child_process';
@@ -23,20 +25,23 @@ import { fmtMs, formatTable, median } from './perf-lib.js';
 import { taskFor } from './peers-lib.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI_BIN = join(ROOT, 'packages/cli/dist/bin.js');
+const BUILT_BIN = join(ROOT, 'packages/cli/dist/bin.js');
 const PROBE = fileURLToPath(new URL('./cold-probe.mjs', import.meta.url));
-const USAGE = 'usage: pnpm bench:cold --corpus <dir> [--repos caddy,cargo] [--runs 7] [--task "…"] [--budget 5000] [--json]\n';
+const USAGE = 'usage: pnpm bench:cold --corpus <dir> [--repos caddy,cargo] [--runs 7] [--task "…"] [--budget 5000] [--bin FILE …] [--json]\n';
 
-/** The packages `knowing context` loads, leaves first, and their built entries. */
+/**
+ * The packages `knowing context` loads and their built entries, leaves first, in the command's
+ * order: the formats and the store, then (after the tokenizer's worker started) the engine's.
+ */
 const PACKAGES: Readonly<Record<string, string>> = {
   '@knowing/graph': 'graph/dist/index.js',
+  '@knowing/pack': 'pack/dist/index.js',
+  '@knowing/wire': 'wire/dist/index.js',
+  '@knowing/store-sqlite': 'store-sqlite/dist/index.js',
   '@knowing/keywords': 'keywords/dist/index.js',
   '@knowing/equivalence': 'equivalence/dist/index.js',
   '@knowing/walk': 'walk/dist/index.js',
   '@knowing/rank': 'rank/dist/index.js',
-  '@knowing/pack': 'pack/dist/index.js',
-  '@knowing/wire': 'wire/dist/index.js',
-  '@knowing/store-sqlite': 'store-sqlite/dist/index.js',
   '@knowing/engine': 'engine/dist/index.js',
   '@knowing/history/model': 'history/dist/model.js',
 };
@@ -48,6 +53,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '7' },
     task: { type: 'string' },
     budget: { type: 'string', default: '5000' },
+    bin: { type: 'string', multiple: true },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -60,12 +66,14 @@ const cwd = process.env.INIT_CWD ?? process.cwd();
 const corpus = resolve(cwd, values.corpus);
 const runs = Number(values.runs);
 const budget = Number(values.budget);
+// Another build of the CLI (say, of the base branch) to time beside this one, run by run.
+const bins = [BUILT_BIN, ...(values.bin ?? []).map((bin) => resolve(cwd, bin))];
 if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(budget) || budget < 1) {
   process.stderr.write(USAGE);
   process.exit(2);
 }
 const entries = Object.fromEntries(Object.entries(PACKAGES).map(([name, dist]) => [name, join(ROOT, 'packages', dist)]));
-for (const file of [CLI_BIN, ...Object.values(entries)]) {
+for (const file of [...bins, ...Object.values(entries)]) {
   if (!existsSync(file)) {
     process.stderr.write(`${file} is missing: build first (pnpm build in the repository root)\n`);
     process.exit(2);
@@ -94,7 +102,8 @@ interface RepoFigures {
   readonly repo: string;
   readonly task: string;
   readonly nodeMs: number[];
-  readonly cliMs: number[];
+  /** Per CLI build (this checkout's first, then each --bin): its wall times. */
+  readonly cliMs: number[][];
   /** Phase name → its samples, in the order the probe reports them. */
   readonly phases: Map<string, number[]>;
   readonly probeMs: number[];
@@ -108,14 +117,14 @@ async function benchRepo(repo: string, work: string): Promise<RepoFigures> {
   const db = join(work, `${repo}.db`);
   copyFileSync(source, db);
   const task = taskFor(repo, values.task);
-  const cli = [CLI_BIN, 'context', '--task', task, '--repo', root, '--db', db, '--budget', String(budget), '--no-refresh', '--fresh', '--no-watcher'];
+  const cli = (bin: string): string[] => [bin, 'context', '--task', task, '--repo', root, '--db', db, '--budget', String(budget), '--no-refresh', '--fresh', '--no-watcher'];
   const probe = [PROBE, JSON.stringify({ root, db, task, budget, format: 'xml', packages: entries })];
   // Warm-up, not counted: the files into the page cache.
-  await timed(cli);
-  const figures: RepoFigures = { repo, task, nodeMs: [], cliMs: [], phases: new Map(), probeMs: [] };
+  for (const bin of bins) await timed(cli(bin));
+  const figures: RepoFigures = { repo, task, nodeMs: [], cliMs: bins.map(() => []), phases: new Map(), probeMs: [] };
   for (let run = 0; run < runs; run++) {
     figures.nodeMs.push((await timed(['-e', '0'])).ms);
-    figures.cliMs.push((await timed(cli)).ms);
+    for (const [i, bin] of bins.entries()) figures.cliMs[i]!.push((await timed(cli(bin))).ms);
     const { stdout } = await timed(probe);
     const phases = JSON.parse(stdout) as [string, number][];
     for (const [name, ms] of phases) figures.phases.set(name, [...(figures.phases.get(name) ?? []), ms]);
@@ -149,7 +158,7 @@ if (values.json) {
     lines.push('', `${r.repo}: "${r.task}"`);
     const rows = [
       ['node -e 0 (wall)', fmtMs(median(r.nodeMs))],
-      ['knowing context, cold (wall)', fmtMs(median(r.cliMs))],
+      ...bins.map((bin, i) => [`knowing context, cold (wall)${i === 0 ? '' : ` — ${bin}`}`, fmtMs(median(r.cliMs[i]!))]),
       ['probe: sum of its phases', fmtMs(median(r.probeMs))],
       ...[...r.phases].map(([name, samples]) => [`  ${name}`, fmtMs(median(samples))]),
     ];

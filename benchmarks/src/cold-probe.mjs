@@ -16,20 +16,23 @@ const lap = (name) => {
   last = now;
 };
 
-// Leaves first, so that each figure is the package's own modules (and its third-party ones).
+// Leaves first, so that each figure is the package's own modules (and its third-party ones),
+// in the command's order: the tokenizer's worker starts as soon as @knowing/pack is loaded,
+// before the engine's packages load (`packages` lists them in that order).
 const loaded = {};
+let tokenizer;
 for (const [name, dist] of Object.entries(packages)) {
   loaded[name] = await import(new URL(`file://${dist}`).href);
   lap(`import ${name}`);
+  if (name === '@knowing/pack') {
+    tokenizer = loaded[name].startExactTokenizer();
+    lap('start the tokenizer worker');
+  }
 }
-const { startExactTokenizer } = loaded['@knowing/pack'];
 const { createSqliteStore } = loaded['@knowing/store-sqlite'];
 const { createEngine } = loaded['@knowing/engine'];
 const { costFunctionFor, createFormatRegistry, fitPack } = loaded['@knowing/wire'];
 const { repositoryModel } = loaded['@knowing/history/model'];
-
-const tokenizer = startExactTokenizer();
-lap('start the tokenizer worker');
 const store = await createSqliteStore({ path: db });
 await store.repo();
 lap('open the index');
