@@ -1,14 +1,15 @@
 import { createEngine } from '@knowing/engine';
 import type { Engine } from '@knowing/engine';
 import { repositoryModel, repositoryModelPath } from '@knowing/history/model';
-import { costFunctionFor, createFormatRegistry } from '@knowing/wire';
+import { formatCost } from './formats.js';
 import { loadRanker } from './config.js';
 import { configError, toFailure, usageError } from './errors.js';
 import type { CommandContext } from './command.js';
 import type { OpenIndex } from './session.js';
 
 // Apart from session.ts so that commands which only read the store (stats) do not load the
-// engine and the formats.
+// engine and the formats, and from formats.ts so that `context` can check its format before
+// it loads the engine.
 
 /**
  * The engine over an open index, with the config's ranker, plugins and options. Without a
@@ -25,7 +26,7 @@ export async function engineFor(index: OpenIndex, warn: (message: string) => voi
     ...(learnedModel ? { learnedModel } : {}),
     ...(loaded.config.engine ? { options: loaded.config.engine } : {}),
     // The budget counts what the chosen format really costs per symbol.
-    symbolCost: (format) => (formats.has(format) ? costFunctionFor(format) : undefined),
+    symbolCost: formatCost,
   });
   for (const [i, plugin] of (loaded.config.plugins ?? []).entries()) {
     try {
@@ -46,24 +47,4 @@ export function engineInputs(index: OpenIndex): string[] {
 /** Where a command's warning about an unusable model file goes: stderr, even with --json (stdout carries the answer). */
 export function modelWarning(ctx: CommandContext): (message: string) => void {
   return (message) => ctx.io.stderr.write(`knowing: warning: ${message}\n`);
-}
-
-const formats = createFormatRegistry();
-
-/** The names of the output formats, in registry order. */
-export function formatNames(): string[] {
-  return formats.list().map((f) => f.name);
-}
-
-/** A known format name (normalised), or a usage error listing the known ones. */
-export function checkFormat(name: string, flag = '--format'): string {
-  const normalized = name.trim().toLowerCase();
-  if (!formats.has(normalized)) {
-    throw usageError(`unknown format "${name}"${flag ? ` for ${flag}` : ''}`, `known formats: ${formatNames().join(', ')}`);
-  }
-  return normalized;
-}
-
-export function isBinaryFormat(name: string): boolean {
-  return formats.get(name).binary;
 }

@@ -530,7 +530,17 @@ describe('start-up loads only what the command needs', () => {
     expect(packages).not.toContain('web-tree-sitter');
     expect((await packagesLoaded(['context', '--task', TASK, '--no-refresh'], { cwd: repo })).packages).not.toContain('@knowing/indexer');
     expect(packages).not.toContain('@knowing/mcp');
+    expect(packages).not.toContain('@modelcontextprotocol/sdk');
     expect(packages).not.toContain('yaml');
+  });
+
+  it('context over an index whose communities are stored (index warms it) does not load graphology or Louvain', async () => {
+    const { packages, result } = await packagesLoaded(['context', '--task', TASK, '--no-refresh'], { cwd: repo });
+    expect(result.code).toBe(0);
+    // The walk is there; community detection, and the libraries only it needs, are not.
+    expect(packages).toContain('@knowing/walk');
+    expect(packages).not.toContain('graphology');
+    expect(packages).not.toContain('graphology-communities-louvain');
   });
 
   it('train loads the history miner, the indexer, the store and the engine, but not the formats or the MCP server', async () => {

@@ -1,8 +1,11 @@
 // Preloaded with `node --import` by the start-up tests: appends the URL of every module the
 // process resolves to the file named by KNOWING_LOAD_TRACE, one per line. It registers itself as
-// the module hooks (the resolve export below runs on the loader's thread).
+// the module hooks (the resolve export below runs on the loader's thread). CommonJS modules
+// loaded with require() (which these hooks do not see on Node 20) are appended when the process
+// exits, from the require cache.
 import { appendFileSync } from 'node:fs';
-import { register } from 'node:module';
+import { createRequire, register } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
 let traceFile;
 
@@ -16,4 +19,9 @@ export async function resolve(specifier, context, nextResolve) {
   return resolved;
 }
 
-if (process.env.KNOWING_LOAD_TRACE) register(import.meta.url, { data: { file: process.env.KNOWING_LOAD_TRACE } });
+const trace = process.env.KNOWING_LOAD_TRACE;
+if (trace) {
+  register(import.meta.url, { data: { file: trace } });
+  const required = createRequire(import.meta.url).cache;
+  process.on('exit', () => appendFileSync(trace, Object.keys(required).map((path) => `${pathToFileURL(path).href}\n`).join('')));
+}

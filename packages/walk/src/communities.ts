@@ -1,5 +1,6 @@
-import { UndirectedGraph } from 'graphology';
-import louvain from 'graphology-communities-louvain';
+import { createRequire } from 'node:module';
+import type { UndirectedGraph } from 'graphology';
+import type louvain from 'graphology-communities-louvain';
 import { ErrorCode, KnowingError, NodeFlag, sha256Hex } from '@knowing/graph';
 import type { Adjacency } from '@knowing/graph';
 import { resolveTransitions } from './transitions.js';
@@ -21,6 +22,21 @@ export const COMMUNITIES_FORMAT_VERSION = 1;
 
 function invalid(message: string): KnowingError {
   return new KnowingError(ErrorCode.InvalidArgument, message, { source: 'walk' });
+}
+
+const require = createRequire(import.meta.url);
+let louvainLoaded: { readonly UndirectedGraph: typeof UndirectedGraph; readonly louvain: typeof louvain } | undefined;
+
+/**
+ * graphology and its Louvain, loaded on the first detection: they take longer to load than a
+ * query that reads its communities from the index takes to run, and only a detection uses them.
+ */
+function louvainModules(): NonNullable<typeof louvainLoaded> {
+  louvainLoaded ??= {
+    UndirectedGraph: (require('graphology') as typeof import('graphology')).UndirectedGraph,
+    louvain: require('graphology-communities-louvain') as typeof louvain,
+  };
+  return louvainLoaded;
 }
 
 /** A small deterministic PRNG (mulberry32) so Louvain's random choices are reproducible. */
@@ -92,6 +108,7 @@ export function detectCommunities(adjacency: Adjacency, options: CommunityOption
       pairWeights.set(key, (pairWeights.get(key) ?? 0) + weight);
     }
   }
+  const { UndirectedGraph, louvain } = louvainModules();
   const graph = new UndirectedGraph<Record<string, never>, { weight: number }>();
   const keys: string[] = new Array<string>(n);
   for (let i = 0; i < n; i++) {

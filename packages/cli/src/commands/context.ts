@@ -11,7 +11,7 @@ import type { CommandContext } from '../command.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
 import { createProgress } from '../progress.js';
 import { changedFiles, ignoreIndexDirectory, refuseBroadRoot, toRepoPath } from '../repo.js';
-import { checkFormat, engineFor, engineInputs, isBinaryFormat, modelWarning } from '../engine.js';
+import { checkFormat, isBinaryFormat } from '../formats.js';
 import { locate, openIndex } from '../session.js';
 import { freshen, openFreshIndex } from '../freshen.js';
 import { activeWarmPool } from '../warm.js';
@@ -118,6 +118,10 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
   const warm = activeWarmPool();
   const tokenizerName = stringValue(ctx.values, 'tokenizer');
   const tokenizer = warm ? await warm.tokenizer(tokenizerKey(tokenizerName), () => tokenizerFor(tokenizerName, { inThread: true })) : await tokenizerFor(tokenizerName);
+
+  // Loaded after the tokenizer started: its tables load in a worker meanwhile, and the engine
+  // (with the vocabulary, the walk and the rankers) is the slowest part of this command to load.
+  const { engineFor, engineInputs, modelWarning } = await import('../engine.js');
 
   if (booleanValue(ctx.values, 'reindex')) await reindex(ctx);
   const index = warm ? await warm.index(location, () => openIndex(ctx)) : await openFreshIndex(ctx);

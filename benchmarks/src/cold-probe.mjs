@@ -1,0 +1,60 @@
+// One cold `knowing context` answer, taken apart: what a fresh Node process spends on each
+// phase of the command, measured from inside. Plain JavaScript over the built packages (no tsx),
+// so that its imports cost what the CLI's do. Run by cold-bench.ts, once per process:
+//
+//   node cold-probe.mjs '{"root":"…","db":"…","task":"…","budget":5000,"format":"xml"}'
+//
+// Prints one JSON line: [[phase, ms], …] in the order the phases ran.
+const nodeStart = performance.now();
+const { root, db, task, budget, format, packages } = JSON.parse(process.argv[2]);
+const phases = [['node start', nodeStart]];
+let last = performance.now();
+/** Records the time since the previous lap under `name`. */
+const lap = (name) => {
+  const now = performance.now();
+  phases.push([name, now - last]);
+  last = now;
+};
+
+// Leaves first, so that each figure is the package's own modules (and its third-party ones),
+// in the command's order: the tokenizer's worker starts as soon as @knowing/pack is loaded,
+// before the engine's packages load (`packages` lists them in that order).
+const loaded = {};
+let tokenizer;
+for (const [name, dist] of Object.entries(packages)) {
+  loaded[name] = await import(new URL(`file://${dist}`).href);
+  lap(`import ${name}`);
+  if (name === '@knowing/pack') {
+    tokenizer = loaded[name].startExactTokenizer();
+    lap('start the tokenizer worker');
+  }
+}
+const { createSqliteStore } = loaded['@knowing/store-sqlite'];
+const { createEngine } = loaded['@knowing/engine'];
+const { costFunctionFor, createFormatRegistry, fitPack } = loaded['@knowing/wire'];
+const { repositoryModel } = loaded['@knowing/history/model'];
+const store = await createSqliteStore({ path: db });
+await store.repo();
+lap('open the index');
+const learnedModel = repositoryModel(root);
+const formats = createFormatRegistry();
+const engine = createEngine({
+  store,
+  ...(learnedModel ? { learnedModel } : {}),
+  symbolCost: (name) => (formats.has(name) ? costFunctionFor(name) : undefined),
+});
+lap('create the engine');
+await engine.warm();
+lap('load the graph state (adjacency, transitions, communities)');
+const result = await engine.forTask(task, { budget, format, fresh: true, trace: true });
+const total = performance.now() - last;
+const stages = Object.entries(result.trace?.timings ?? {});
+for (const [stage, ms] of stages) phases.push([`query: ${stage}`, ms]);
+phases.push(['query: other (cache keys, glue)', total - stages.reduce((sum, [, ms]) => sum + ms, 0)]);
+last = performance.now();
+fitPack(result.pack, { format, budget: result.pack.tokenBudget, tokenizer, task, tool: 'knowing context' });
+lap('format and count tokens (waits for the tokenizer)');
+await store.close();
+lap('close the index');
+process.stdout.write(`${JSON.stringify(phases)}\n`);
+process.exit(0);
