@@ -41,11 +41,16 @@ const TASKS = [
 testChannel(createPastedChannel(), () => ({ store, tasks: TASKS }));
 
 describe('the pasted channel', () => {
-  it('resolves a call through the receiver type the code assigned, and ranks the call above a mention', async () => {
+  it('resolves a call through the receiver type the code assigned', async () => {
     const hits = await run('Posting fails:\n\n```python\njournal = Journal()\njournal.post("cash", "bank", 10)\n```');
     // `journal.post` is Journal.post (its receiver was built by `Journal()`), not another `post`.
     expect(hits.map((h) => h.node.qualifiedName)).toEqual(['ledger/journal.py.Journal.post', 'ledger/journal.py.Journal']);
     expect(hits[0]!.detail).toBe('call journal.Journal.post');
+  });
+
+  it('resolves no mere mention: a name the code only reads is what the name channels match already', async () => {
+    expect(await run('```python\nentries = ledger.Journal\nprint(entries)\n```')).toEqual([]);
+    expect((await run('```python\nentries = ledger.Journal\nJournal()\n```')).map((h) => h.node.qualifiedName)).toEqual(['ledger/journal.py.Journal']);
   });
 
   it('uses a qualifier to choose among symbols of one name; an unknown receiver keeps both, weaker', async () => {

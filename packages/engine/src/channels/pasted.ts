@@ -16,8 +16,13 @@ export interface PastedChannelOptions {
 
 export const DEFAULT_PASTED_CHANNEL_OPTIONS: PastedChannelOptions = Object.freeze({ limit: 15, maxSymbolsPerName: 8, messageCoverage: 0.6 });
 
-/** What a reference's use says: a definition or a call names the code to change, a mention less so. */
-const ROLE_WEIGHT: Readonly<Record<CodeRole, number>> = { definition: 3, call: 2, construct: 2, mention: 1 };
+/**
+ * What a reference's use says: a definition or a call names the code to change. A mere mention
+ * resolves to nothing: the name channels already match a name the task spells, and on the
+ * tuning history tasks that carry code, resolving mentions too lowered MRR (0.659 against 0.669
+ * without them; benchmarks/RESULTS.md, session 10).
+ */
+const ROLE_WEIGHT: Readonly<Record<CodeRole, number>> = { definition: 3, call: 2, construct: 2, mention: 0 };
 /** A symbol whose body holds the message the user saw is where it was raised or logged. */
 const MESSAGE_WEIGHT = 3;
 /** Messages and terms read, so that a pasted log costs a bounded number of searches. */
@@ -39,6 +44,7 @@ function qualifies(qualifier: string, path: readonly string[]): boolean {
 
 /** The symbols one code reference names, each with its score. */
 async function resolveReference(store: GraphStore, ref: CodeReference, aboutTests: boolean, settings: PastedChannelOptions): Promise<{ node: GraphNode; score: number }[]> {
+  if (ROLE_WEIGHT[ref.role] === 0) return [];
   let nodes = (await store.findNodesByName(ref.name, { match: 'exact', limit: 50 })).filter((n) => !n.external && n.kind !== 'file' && (aboutTests || !n.isTest));
   // A construction names a type, not a function of the same name.
   if (ref.role === 'construct') {
@@ -107,7 +113,7 @@ async function resolveMessage(store: GraphStore, message: PastedMessage, aboutTe
  * qualified names and call chains of its code blocks and inline spans by exact name (their
  * qualifiers, and the receiver's type when the code assigned it, checked against the
  * qualified name), and its error messages and log lines by the symbols whose bodies hold most
- * of their rare words. A definition or call ranks above a mention, and a symbol named several
+ * of their rare words. A definition ranks above a call, and a symbol named several
  * ways adds them up. A task without either costs a few regular-expression scans.
  *
  * @example
