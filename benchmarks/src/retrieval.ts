@@ -122,7 +122,7 @@ interface TaskResult {
   readonly misses?: readonly { truth: string; stage: MissStage; rank: number | null }[];
 }
 
-const zero: TaskMetrics = { precisionAt10: 0, dedupPrecisionAt10: 0, recallAt10: 0, ndcgAt10: 0, mrr: 0, hits: [] };
+const zero: TaskMetrics = { precisionAt10: 0, dedupPrecisionAt10: 0, recallAt10: 0, ndcgAt10: 0, dedupNdcgAt10: 0, mrr: 0, hits: [] };
 
 async function explainMisses(engine: Engine, task: BenchTask, returned: readonly string[]): Promise<TaskResult['misses']> {
   const top = returned.slice(0, 10).map(normalizeSymbol);
@@ -167,6 +167,7 @@ function summarize(results: readonly TaskResult[]) {
     p10dedup: mean(results, (m) => m.dedupPrecisionAt10),
     r10: mean(results, (m) => m.recallAt10),
     ndcg10: mean(results, (m) => m.ndcgAt10),
+    ndcg10dedup: mean(results, (m) => m.dedupNdcgAt10),
     mrr: mean(results, (m) => m.mrr),
     failures: results.filter((r) => r.failed).length,
   };
@@ -174,7 +175,7 @@ function summarize(results: readonly TaskResult[]) {
 type Summary = ReturnType<typeof summarize>;
 
 const line = (label: string, s: Summary, extra = ''): string =>
-  `${label.padEnd(20)} tasks ${String(s.tasks).padStart(3)}  P@10 ${s.p10.toFixed(3)}  dedup ${s.p10dedup.toFixed(3)}  R@10 ${s.r10.toFixed(3)}  NDCG ${s.ndcg10.toFixed(3)}  MRR ${s.mrr.toFixed(3)}  fail ${s.failures}${extra}\n`;
+  `${label.padEnd(20)} tasks ${String(s.tasks).padStart(3)}  P@10 ${s.p10.toFixed(3)}  dedup ${s.p10dedup.toFixed(3)}  R@10 ${s.r10.toFixed(3)}  NDCG ${s.ndcg10.toFixed(3)}  NDCGu ${s.ndcg10dedup.toFixed(3)}  MRR ${s.mrr.toFixed(3)}  fail ${s.failures}${extra}\n`;
 
 const warn = (message: string): void => {
   if (!values.quiet) process.stderr.write(`${message}\n`);

@@ -118,13 +118,18 @@ export interface TaskMetrics {
   readonly dedupPrecisionAt10: number;
   readonly recallAt10: number;
   readonly ndcgAt10: number;
+  /**
+   * NDCG@10 with each ground-truth entry credited once (the de-duplicated P@10's credits): at most
+   * 1, where the rule's NDCG passes 1 when several returned entries match one truth entry.
+   */
+  readonly dedupNdcgAt10: number;
   readonly mrr: number;
   /** For each of the first 10 returned: the index of the first ground-truth entry it matches, or -1. */
   readonly hits: readonly number[];
 }
 
 /**
- * P@10, de-duplicated P@10, R@10, NDCG@10 and MRR of a ranked list (rule 3).
+ * P@10, de-duplicated P@10, R@10, NDCG@10 (also de-duplicated) and MRR of a ranked list (rule 3).
  *
  * @example
  * ```ts
@@ -143,12 +148,14 @@ export function scoreTask(returned: readonly string[], groundTruth: readonly str
   // preferring a truth entry not credited yet among those the returned entry matches).
   const credited = new Set<number>();
   let dedup = 0;
-  top.forEach((raw) => {
+  let dedupDcg = 0;
+  top.forEach((raw, rank) => {
     const r = normalizeSymbol(raw);
     const index = truth.findIndex((g, i) => !credited.has(i) && symbolsMatch(r, g));
     if (index >= 0) {
       credited.add(index);
       dedup++;
+      dedupDcg += 1 / Math.log2(rank + 2);
     }
   });
   const found = new Set<number>();
@@ -177,6 +184,7 @@ export function scoreTask(returned: readonly string[], groundTruth: readonly str
     dedupPrecisionAt10: dedup / 10,
     recallAt10: truth.length === 0 ? 0 : found.size / truth.length,
     ndcgAt10: ideal === 0 ? 0 : dcg / ideal,
+    dedupNdcgAt10: ideal === 0 ? 0 : dedupDcg / ideal,
     mrr,
     hits,
   };

@@ -67,6 +67,17 @@ describe('scoreTask (MATCHING.md §3)', () => {
     expect(m.dedupPrecisionAt10).toBeCloseTo(0.1);
   });
 
+  it('credits each ground-truth entry once in the de-duplicated NDCG, which stays at most 1 where the rule\'s NDCG passes it', () => {
+    // One truth entry, matched by the first two returned: the rule gains 1 for each.
+    const m = scoreTask(['a.py.Flask.run', 'b.py.Scaffold.run', 'c.py.Other'], ['run']);
+    expect(m.ndcgAt10).toBeCloseTo(1 + 1 / Math.log2(3));
+    expect(m.dedupNdcgAt10).toBeCloseTo(1);
+    // Without repeats the two agree.
+    const returned = ['x.py.Other', 'src/flask/app.py.Flask.preprocess_request', 'src/flask/sansio/scaffold.py.Scaffold.before_request'];
+    const distinct = scoreTask(returned, truth);
+    expect(distinct.dedupNdcgAt10).toBeCloseTo(distinct.ndcgAt10);
+  });
+
   it('scores an empty list as zero', () => {
     const m = scoreTask([], truth);
     expect(m).toMatchObject({ precisionAt10: 0, recallAt10: 0, ndcgAt10: 0, mrr: 0 });
