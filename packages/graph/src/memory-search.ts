@@ -112,6 +112,7 @@ export function searchLexical(state: MemoryState, terms: readonly string[], o: L
   }
   const fieldWeights = weightsOf({ name: 1, path: 1, signature: 1, doc: 1, body: 1, members: 1 }, LEXICAL_FIELDS, o.fieldWeights, 'lexicalSearch fieldWeights');
   const limit = limitOf(o.limit, DEFAULT_LEXICAL_LIMIT, 'lexicalSearch');
+  const only = lexicalIds(o.ids, 'memory store: lexicalSearch', 'graph');
   if (distinct.size === 0 || lexical.size === 0) return [];
   const total = lexical.size;
   let lengths = 0;
@@ -135,7 +136,9 @@ export function searchLexical(state: MemoryState, terms: readonly string[], o: L
     }
     if (frequencies.length === 0) continue;
     const idf = lexicalIdf(total, frequencies.length);
+    // Every match counts in the term's rarity; only the symbols asked for are scored.
     for (const [id, frequency, counts] of frequencies) {
+      if (only !== undefined && !only.has(id)) continue;
       const length = lexical.get(id)!.length;
       const value = idf * saturate(frequency, length, average);
       if (value > 0) scores.set(id, (scores.get(id) ?? 0) + value);
@@ -146,14 +149,12 @@ export function searchLexical(state: MemoryState, terms: readonly string[], o: L
     }
   }
   const kinds = o.kinds === undefined ? undefined : new Set<string>(o.kinds);
-  const only = lexicalIds(o.ids, 'memory store: lexicalSearch', 'graph');
+  // Rounded, so documents with the same terms tie exactly whatever the summation order.
+  const round = (value: number): number => Math.round(value * 1e9) / 1e9;
   const hits: TextHit[] = [];
   for (const [id, raw] of scores) {
-    if (only !== undefined && !only.has(id)) continue;
     const node = nodes.get(id)!.node;
     if (node.external || (node.isTest && o.includeTests !== true) || (kinds !== undefined && !kinds.has(node.kind))) continue;
-    // Rounded, so documents with the same terms tie exactly whatever the summation order.
-    const round = (value: number): number => Math.round(value * 1e9) / 1e9;
     const perId = fields.get(id);
     hits.push(perId ? { node, score: round(raw), fields: lexicalFieldRecord(perId.map(round)) } : { node, score: round(raw) });
   }

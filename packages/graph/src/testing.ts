@@ -782,6 +782,10 @@ function describeLexicalSearch(suite: ContractSuite): void {
       const some = await store.lexicalSearch(['token', 'expir'], { includeTests: true, ids: wanted });
       // before_request holds neither term: restricting never makes a symbol match.
       expect(some.map((h) => [h.node.id, h.score])).toEqual([all[0]!, all[all.length - 1]!].map((h) => [h.node.id, h.score]));
+      // Per field too: the restriction changes which symbols are scored, never their scores.
+      const allFields = await store.lexicalSearch(['token', 'expir'], { includeTests: true, limit: 100, perField: true });
+      const someFields = await store.lexicalSearch(['token', 'expir'], { includeTests: true, ids: wanted, perField: true });
+      expect(someFields.map((h) => [h.node.id, h.fields])).toEqual(allFields.filter((h) => wanted.includes(h.node.id)).map((h) => [h.node.id, h.fields]));
       expect(await store.lexicalSearch(['token'], { ids: [] })).toEqual([]);
       await expect(store.lexicalSearch(['token'], { ids: 'nope' as unknown as string[] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     });
