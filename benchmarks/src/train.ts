@@ -4,6 +4,7 @@
  *   pnpm bench:train --tasks benchmarks/history --split tuning --corpus <work dir> [--mirrors <dir>]
  *                    [--groups groups.json] [--from groups.json] [--out model.json] [--l2 0.01]
  *                    [--learner linear|trees] [--trees 300] [--depth 3] [--min-leaf 100]
+ *                    [--file-history --tasks benchmarks/history [--mirrors <dir>]] [--no-cv]
  *
  * For each task the engine runs with the default ranker behind a recorder: the candidates it
  * ranked become one training group (their features in the default ranking's order, so the hard
@@ -11,13 +12,21 @@
  * benchmark's rules). Leave-one-repository-out cross-validation prints what the model would
  * score on each repository it did not see, next to the default ranking of the same candidates;
  * then a model is trained on every group and written to --out.
+ *
+ * `--file-history` gives every group the file history its index would hold (the commits before
+ * the task's parent, read from the mirror; `withFileHistory` of @knowing/history) — for groups
+ * recorded before the engine read it — and trains on each group twice, with the history and
+ * without (as an index of a folder that is not a git checkout has none), so the model ranks
+ * well in both cases. Folds stay by repository.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLexicalChannel } from '@knowing/engine';
 import type { LexicalChannelInput } from '@knowing/engine';
-import { labelCandidates, orderWithModel, rankingFigures, recordedOrder, recordTrainingGroups, trainingGroupOf } from '@knowing/history';
+import { labelCandidates, orderWithModel, rankingFigures, recordedOrder, recordTrainingGroups, trainingGroupOf, withFileHistory } from '@knowing/history';
+import { DEFAULT_INDEX_OPTIONS, readCommitLog } from '@knowing/indexer';
+import { buildFileHistory } from '@knowing/keywords';
 import type { RecordedGroup } from '@knowing/history';
 import { trainLearnedModel, trainTreeModel, LEARNED_FEATURES } from '@knowing/rank';
 import type { LearnedModel, TrainingGroup } from '@knowing/rank';
@@ -48,6 +57,9 @@ const { values } = parseArgs({
     'diversify-parent': { type: 'string' },
     /** Settings of the lexical channel as JSON (as for bench:retrieval). */
     lexical: { type: 'string' },
+    'file-history': { type: 'boolean', default: false },
+    /** Train the final model only, without the leave-one-repository-out figures. */
+    'no-cv': { type: 'boolean', default: false },
   },
 });
 
@@ -131,7 +143,31 @@ function metrics(groups: readonly RecordedGroup[], order: (g: RecordedGroup) => 
 
 const loaded = values.from ? (JSON.parse(readFileSync(resolve(invokedFrom, values.from), 'utf8')) as RecordedGroup[]) : await record();
 // Groups saved before labels were recorded have none: label them by the same rules.
-const groups = loaded.map((g) => (g.labels ? g : { ...g, labels: labelCandidates(recordedOrder(g), g.groundTruth) }));
+const labelled = loaded.map((g) => (g.labels ? g : { ...g, labels: labelCandidates(recordedOrder(g), g.groundTruth) }));
+
+/** The groups with the file history of each task's parent commit, then the same groups without one. */
+async function withAndWithoutHistory(recorded: readonly RecordedGroup[]): Promise<RecordedGroup[]> {
+  if (!values.tasks) {
+    process.stderr.write('--file-history needs --tasks (where each task names its parent commit)\n');
+    process.exit(2);
+  }
+  const tasksDir = resolve(invokedFrom, values.tasks);
+  const manifest = new Map(readHistoryManifest(tasksDir).map((r) => [r.name, r]));
+  const parents = new Map<string, string>();
+  for (const tasks of readHistoryTasks(tasksDir, { split: 'all' }).values()) for (const task of tasks) parents.set(task.id, task.parent);
+  const mirrors = resolve(invokedFrom, values.mirrors!);
+  const withHistory: RecordedGroup[] = [];
+  for (const group of recorded) {
+    const parent = parents.get(group.task);
+    const gitDir = resolveMirror(manifest.get(group.repo)!.mirror, mirrors);
+    const commits = parent ? await readCommitLog({ gitDir, rev: parent }, DEFAULT_INDEX_OPTIONS.commitHistory) : undefined;
+    if (!commits) process.stderr.write(`no history for ${group.task}\n`);
+    withHistory.push(withFileHistory(group, commits ? buildFileHistory(commits, { commit: parent! }) : undefined));
+  }
+  return [...withHistory, ...recorded.map((group) => withFileHistory(group, undefined))];
+}
+
+const groups = values['file-history'] ? await withAndWithoutHistory(labelled) : labelled;
 if (values.groups) writeFileSync(resolve(invokedFrom, values.groups), JSON.stringify(groups));
 const train = {
   ...(values.l2 ? { l2: Number(values.l2) } : {}),
@@ -163,13 +199,21 @@ process.stdout.write(`ground truth among the candidates: ${found} of ${total} ($
 const repos = [...new Set(groups.map((g) => g.repo))];
 process.stdout.write(`leave-one-repository-out over ${repos.length} repositories, ${groups.length} tasks\n`);
 const heldOutOrder = new Map<RecordedGroup, string[]>();
-for (const repo of repos) {
+for (const repo of values['no-cv'] ? [] : repos) {
   const model = fitModel(groups.filter((g) => g.repo !== repo).map(trainingGroupOf));
   const mine = groups.filter((g) => g.repo === repo);
   for (const group of mine) heldOutOrder.set(group, finish(orderWithModel(model, group)));
-  process.stdout.write(`${repo.padEnd(12)} default ${metrics(mine, recordedOrder)}   learned ${metrics(mine, (g) => heldOutOrder.get(g)!)}\n`);
+  report(repo, mine);
 }
-process.stdout.write(`${'all'.padEnd(12)} default ${metrics(groups, recordedOrder)}   learned ${metrics(groups, (g) => heldOutOrder.get(g)!)}\n`);
+if (!values['no-cv']) report('all', groups);
+
+/** The figures of some groups; with `--file-history`, those with the history and those without apart. */
+function report(label: string, some: readonly RecordedGroup[]): void {
+  const parts: [string, readonly RecordedGroup[]][] = values['file-history']
+    ? [[`${label} +hist`, some.filter((g) => g.context.fileHistory !== false)], [`${label} -hist`, some.filter((g) => g.context.fileHistory === false)]]
+    : [[label, some]];
+  for (const [name, part] of parts) process.stdout.write(`${name.padEnd(18)} default ${metrics(part, recordedOrder)}   learned ${metrics(part, (g) => heldOutOrder.get(g)!)}\n`);
+}
 
 const model = fitModel(groups.map(trainingGroupOf), `${groups.length} history tasks of ${repos.join(', ')}`);
 if (model.kind === 'trees') process.stdout.write(`${model.trees.length} trees, ${model.trees.reduce((n, t) => n + t.value.length, 0)} nodes\n`);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLearnedRanker, LEARNED_FEATURES, LINEAR_LEARNED_MODEL } from '@knowing/rank';
+import { createLearnedRanker, LEARNED_FEATURES } from '@knowing/rank';
 import type { LearnedModel } from '@knowing/rank';
 import { buildShopHistory } from '../../history/test/fixtures/shop-history.mjs';
 import { BIN, emptyDir, git, knowing, removeScratch } from './helpers.js';
@@ -149,7 +149,15 @@ describe('knowing train', () => {
 describe('a repository model in .knowing/model.json', () => {
   /** The shipped model with every weight zero but one: its score then comes from that feature alone. */
   function onlyFeature(feature: string, weight: number): LearnedModel {
-    return { ...LINEAR_LEARNED_MODEL, weights: LEARNED_FEATURES.map((name) => (name === feature ? weight : 0)), trainedOn: 'test' };
+    return {
+      version: 1,
+      kind: 'linear',
+      features: [...LEARNED_FEATURES],
+      mean: LEARNED_FEATURES.map(() => 0),
+      scale: LEARNED_FEATURES.map(() => 1),
+      weights: LEARNED_FEATURES.map((name) => (name === feature ? weight : 0)),
+      trainedOn: 'test',
+    };
   }
 
   let modelRepo: string;

@@ -1,8 +1,8 @@
 import type { Adjacency, GraphEdge, GraphNode, GraphStore, LexicalField, NodeId, RankedSymbol } from '@knowing/graph';
 import { PROVENANCES, packageOf, symbolPath } from '@knowing/graph';
-import { allKeywords, countTermMatches } from '@knowing/keywords';
+import { allKeywords, countTermMatches, decodeFileHistory, FILE_HISTORY_COMMIT_NOTE, FILE_HISTORY_NOTE, relativeFileHistory } from '@knowing/keywords';
 import { lexicalQueryTerms } from '@knowing/keywords/lexical';
-import type { KeywordSet } from '@knowing/keywords';
+import type { FileHistory, KeywordSet } from '@knowing/keywords';
 import type { CheckedRanker, RankContext, RankInput, SessionTracker } from '@knowing/rank';
 import { textMatches } from './text-match.js';
 import { communityRestriction, hits as computeHits, randomWalkWithRestart, walkCacheKey, walkCandidates } from '@knowing/walk';
@@ -114,7 +114,7 @@ export async function runStages(ctx: PipelineContext, state: GraphState, seeding
   timings.hits = lap();
 
   lap = timer();
-  const inputs = await buildRankInputs(ctx, state, seeding, walked, hubs);
+  const { inputs, fileHistoryKept } = await buildRankInputs(ctx, state, seeding, walked, hubs);
   timings.inputs = lap();
 
   lap = timer();
@@ -125,6 +125,7 @@ export async function runStages(ctx: PipelineContext, state: GraphState, seeding
     aboutTests: seeding.aboutTests,
     mode: hubs.used ? 'hits' : 'base',
     options: options.ranking,
+    ...(fileHistoryKept !== undefined ? { fileHistory: fileHistoryKept } : {}),
   };
   const ranked = await ctx.ranker.rank(inputs, rankContext);
   timings.rank = lap();
@@ -330,7 +331,30 @@ async function lexicalFieldScores(store: GraphStore, seeding: Seeding, ids: read
   return byId;
 }
 
-async function buildRankInputs(ctx: PipelineContext, state: GraphState, seeding: Seeding, walked: WalkOutcome, hubs: Hubs): Promise<RankInput[]> {
+/** A store's decoded file history, kept while the commit it was read at stays the stored one. */
+const decodedHistories = new WeakMap<GraphStore, { readonly commit: string; readonly history: FileHistory | undefined }>();
+
+/** The file history the indexer stored (see `commitHistory` in `@knowing/indexer`), or undefined. */
+async function storedFileHistory(store: GraphStore): Promise<FileHistory | undefined> {
+  // The commit note is a few bytes; the history itself is read and decoded only when it changed.
+  const commitNote = await store.getNote(FILE_HISTORY_COMMIT_NOTE);
+  if (!commitNote) return undefined;
+  const commit = new TextDecoder().decode(commitNote.value);
+  const cached = decodedHistories.get(store);
+  if (cached?.commit === commit) return cached.history;
+  const note = await store.getNote(FILE_HISTORY_NOTE);
+  const history = note ? decodeFileHistory(note.value) : undefined;
+  decodedHistories.set(store, { commit, history });
+  return history;
+}
+
+async function buildRankInputs(
+  ctx: PipelineContext,
+  state: GraphState,
+  seeding: Seeding,
+  walked: WalkOutcome,
+  hubs: Hubs,
+): Promise<{ inputs: RankInput[]; fileHistoryKept: boolean | undefined }> {
   const { adjacency } = state;
   const { terms, classesByNode } = seeding;
   const lexical = lexicalEvidence(seeding.channels['lexical'] ?? []);
@@ -340,6 +364,7 @@ async function buildRankInputs(ctx: PipelineContext, state: GraphState, seeding:
   const ids = candidateIds(seeding, walked, lexical);
   const nodes = await ctx.store.getNodes(ids);
   const fields = ctx.ranker.reads?.lexicalFields ? await lexicalFieldScores(ctx.store, seeding, ids) : new Map<NodeId, Readonly<Record<LexicalField, number>>>();
+  const history = ctx.ranker.reads?.fileHistory ? await storedFileHistory(ctx.store) : undefined;
 
   const feedback = await ctx.store.feedbackFor(ids, seeding.keywordCluster === null ? {} : { keywordCluster: seeding.keywordCluster });
   const sessionBoosts = ctx.session ? ctx.session.boosts(ids, ctx.now) : new Map<NodeId, number>();
@@ -386,7 +411,11 @@ async function buildRankInputs(ctx: PipelineContext, state: GraphState, seeding:
       ...(forcedIds.has(node.id) ? { forced: true } : {}),
     });
   }
-  return inputs;
+  if (!history || seeding.kind !== 'task') return { inputs, fileHistoryKept: ctx.ranker.reads?.fileHistory ? history !== undefined : undefined };
+  // Relative to the best file among the ranked candidates, as `relativeFileHistory` is for a recorded group.
+  const byFile = relativeFileHistory(history, seeding.query, inputs.map((input) => input.node.file));
+  const withHistory = inputs.map((input) => (byFile.has(input.node.file) ? { ...input, fileHistory: byFile.get(input.node.file)! } : input));
+  return { inputs: withHistory, fileHistoryKept: true };
 }
 
 /** Edges of the adjacency whose both endpoints are among `ids`. */

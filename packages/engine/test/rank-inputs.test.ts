@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDefaultRanker } from '@knowing/rank';
 import type { RankContext, RankInput, Ranker } from '@knowing/rank';
 import { lexicalQueryTerms } from '@knowing/keywords/lexical';
+import { buildFileHistory, encodeFileHistory, FILE_HISTORY_COMMIT_NOTE, FILE_HISTORY_NOTE, relativeFileHistory } from '@knowing/keywords';
 import { createEngine } from '../src/index.js';
 import { indexedFixture } from './helpers.js';
 
@@ -66,6 +67,37 @@ describe('what the engine tells the ranker', () => {
     const alone = await fixture.store.lexicalSearch(lexicalQueryTerms(task), { fieldWeights: { name: 0, path: 0, signature: 0, doc: 0, body: 1, members: 0 }, includeTests: true, limit: 1000 });
     const byBody = new Map(alone.map((h) => [h.node.id, h.score]));
     for (const input of reading.inputs) expect(input.lexicalFields?.body ?? 0).toBeCloseTo(byBody.get(input.node.id) ?? 0, 9);
+  });
+
+  it('gives each candidate its file history score when the ranker reads it, and says when the index keeps none', async () => {
+    const task = 'cookies signed with a rotated secret key are refused';
+    const history = buildFileHistory([
+      { message: 'Refuse cookies signed with an old secret key after rotation', files: ['tinyweb/sessions.py'] },
+      { message: 'Route requests to the matching view', files: ['tinyweb/routing.py', 'tinyweb/sessions.py'] },
+    ], { commit: 'c1' });
+    await fixture.store.putNote(FILE_HISTORY_NOTE, FILE_HISTORY_NOTE, encodeFileHistory(history), null);
+    await fixture.store.putNote(FILE_HISTORY_COMMIT_NOTE, FILE_HISTORY_COMMIT_NOTE, new TextEncoder().encode('c1'), null);
+    try {
+      const plain = recordingRanker();
+      await createEngine({ store: fixture.store, ranker: plain }).forTask(task, { fresh: true });
+      expect(plain.inputs.some((i) => i.fileHistory !== undefined)).toBe(false);
+      expect(plain.context!.fileHistory).toBeUndefined();
+
+      const reading = Object.assign(recordingRanker(), { reads: { fileHistory: true } });
+      await createEngine({ store: fixture.store, ranker: reading }).forTask(task, { fresh: true });
+      expect(reading.context!.fileHistory).toBe(true);
+      const expected = relativeFileHistory(history, task, reading.inputs.map((i) => i.node.file));
+      expect(expected.get('tinyweb/sessions.py')).toBe(1);
+      for (const input of reading.inputs) expect(input.fileHistory).toBe(expected.get(input.node.file));
+      expect(reading.inputs.some((i) => i.node.file === 'tinyweb/sessions.py')).toBe(true);
+    } finally {
+      await fixture.store.deleteNote(FILE_HISTORY_NOTE);
+      await fixture.store.deleteNote(FILE_HISTORY_COMMIT_NOTE);
+    }
+    const without = Object.assign(recordingRanker(), { reads: { fileHistory: true } });
+    await createEngine({ store: fixture.store, ranker: without }).forTask(task, { fresh: true });
+    expect(without.context!.fileHistory).toBe(false);
+    expect(without.inputs.some((i) => i.fileHistory !== undefined)).toBe(false);
   });
 
   it('the hub damping threshold of the ranking options now changes scores', async () => {

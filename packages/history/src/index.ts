@@ -7,7 +7,7 @@ export { openCheckout, resolveMirror } from './checkout.js';
 export type { Checkout, CheckoutOptions } from './checkout.js';
 export { normalizeSymbol, symbolsMatch, matches, scoreTask } from './matching.js';
 export type { TaskMetrics } from './matching.js';
-export { recordTrainingGroups, labelCandidates } from './record.js';
+export { recordTrainingGroups, labelCandidates, withFileHistory } from './record.js';
 export type { RecordOptions, RecordProgress, RecordedGroup, TrainingTask } from './record.js';
 export { trainingGroupOf, recordedOrder, orderWithModel, rankingFigures } from './evaluate.js';
 export type { RankingFigures } from './evaluate.js';

@@ -14,6 +14,8 @@ import type { IndexOptions } from '@knowing/indexer';
 import { createDefaultRanker } from '@knowing/rank';
 import type { RankContext, RankInput, Ranker } from '@knowing/rank';
 import { createSqliteStore } from '@knowing/store-sqlite';
+import { relativeFileHistory } from '@knowing/keywords';
+import type { FileHistory } from '@knowing/keywords';
 import { openCheckout } from './checkout.js';
 import type { Checkout } from './checkout.js';
 import { normalizeSymbol, symbolsMatch } from './matching.js';
@@ -84,6 +86,24 @@ export interface RecordOptions {
 }
 
 /** What training needs of an input: its node without the text fields, and the evidence. */
+/**
+ * A recorded group as the engine would have recorded it with `history` stored in the index
+ * (`undefined`: an index without one): each candidate's `fileHistory` computed as the engine
+ * computes it. For groups recorded before the engine read file histories, and for training a
+ * model on groups both with and without one.
+ *
+ * @example
+ * ```ts
+ * const commits = await readCommitLog({ gitDir, rev: task.parent }, 5000);
+ * const withHistory = withFileHistory(group, commits ? buildFileHistory(commits) : undefined);
+ * ```
+ */
+export function withFileHistory(group: RecordedGroup, history: FileHistory | undefined): RecordedGroup {
+  const byFile = history ? relativeFileHistory(history, group.context.task, group.inputs.map((input) => input.node.file)) : new Map<string, number>();
+  const inputs = group.inputs.map(({ fileHistory: _dropped, ...input }) => (byFile.has(input.node.file) ? { ...input, fileHistory: byFile.get(input.node.file)! } : input));
+  return { ...group, context: { ...group.context, fileHistory: history !== undefined }, inputs };
+}
+
 function slim(input: RankInput): RankInput {
   return { ...input, node: { ...input.node, signature: '', doc: '' } };
 }
@@ -149,7 +169,7 @@ export async function recordTrainingGroups(options: RecordOptions): Promise<Reco
       const recorder: Ranker = {
         name: `recorder(${base.name})`,
         // Recorded groups train models that may read any input.
-        reads: { lexicalFields: true },
+        reads: { lexicalFields: true, fileHistory: true },
         rank(inputs, context) {
           seen = { inputs, context };
           return base.rank(inputs, context);
@@ -163,13 +183,13 @@ export async function recordTrainingGroups(options: RecordOptions): Promise<Reco
       }
       const byId = new Map(seen.inputs.map((input) => [input.node.id, input]));
       const inputs = result.ranked.map((s) => byId.get(s.node.id)).filter((i): i is RankInput => i !== undefined).map(slim);
-      const { task: text, keywords, aboutTests } = seen.context;
+      const { task: text, keywords, aboutTests, fileHistory } = seen.context;
       const labels = labelCandidates(inputs.map((input) => input.node.qualifiedName), task.groundTruth);
       groups.push({
         repo,
         task: task.id,
         groundTruth: [...task.groundTruth],
-        context: { task: text, ...(keywords ? { keywords } : {}), ...(aboutTests !== undefined ? { aboutTests } : {}) },
+        context: { task: text, ...(keywords ? { keywords } : {}), ...(aboutTests !== undefined ? { aboutTests } : {}), ...(fileHistory !== undefined ? { fileHistory } : {}) },
         inputs,
         labels,
       });

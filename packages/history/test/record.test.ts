@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLearnedRanker, DEFAULT_LEARNED_MODEL, trainLearnedModel } from '@knowing/rank';
 import { mineRepository } from '../src/miner.js';
 import type { MinedTask } from '../src/miner.js';
-import { labelCandidates, recordTrainingGroups } from '../src/record.js';
+import { labelCandidates, recordTrainingGroups, withFileHistory } from '../src/record.js';
+import { readCommitLog } from '@knowing/indexer';
+import { buildFileHistory } from '@knowing/keywords';
 import type { RecordedGroup } from '../src/record.js';
 import { orderWithModel, rankingFigures, recordedOrder, trainingGroupOf } from '../src/evaluate.js';
 import { repositoryModel, repositoryModelPath, writeModelFile } from '../src/model.js';
@@ -68,6 +70,20 @@ describe('recordTrainingGroups', () => {
     expect(available.labels[names.indexOf('shop/inventory.py.Inventory.available')]).toBe(true);
     // By the matching rules the enclosing class counts too (dot-bounded containment).
     expect(names.filter((_, i) => available.labels[i]).sort()).toEqual(['shop/inventory.py.Inventory', 'shop/inventory.py.Inventory.available']);
+  });
+
+  it("records the file history of each task's parent, as withFileHistory computes it from the log", async () => {
+    for (const group of groups) expect(group.context.fileHistory).toBe(true);
+    expect(groups.some((group) => group.inputs.some((input) => (input.fileHistory ?? 0) > 0))).toBe(true);
+    for (const group of groups) {
+      const parent = tasks.find((t) => t.id === group.task)!.parent;
+      const commits = await readCommitLog({ gitDir: join(repo, '.git'), rev: parent }, 5000);
+      const again = withFileHistory(group, buildFileHistory(commits!, { commit: parent }));
+      expect(again.inputs.map((i) => i.fileHistory)).toEqual(group.inputs.map((i) => i.fileHistory));
+      const none = withFileHistory(group, undefined);
+      expect(none.context.fileHistory).toBe(false);
+      expect(none.inputs.every((i) => i.fileHistory === undefined)).toBe(true);
+    }
   });
 
   it('leaves the repository as it was: branch, HEAD, working tree, no worktree registered', () => {

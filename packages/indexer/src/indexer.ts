@@ -26,6 +26,7 @@ import type { FileOutput, OwnerOutput } from './resolve.js';
 import { loadDirectories, loadLinkedTables, loadState, saveDirectories, saveState, saveTables, tableHash, tableOf } from './state.js';
 import type { DerivedState, FileState } from './state.js';
 import { detectRepoId, readHeadCommit } from './repo-id.js';
+import { applyFileHistory, prepareFileHistory } from './commit-history.js';
 import type { IndexOptions, IndexProgress, IndexSummary, SyntaxErrorFile } from './types.js';
 
 /** Defaults of {@link IndexOptions}. */
@@ -36,6 +37,7 @@ export const DEFAULT_INDEX_OPTIONS = Object.freeze({
   fileTimeoutMs: 10_000,
   maxFileBytes: 1_048_576,
   skipDirectories: DEFAULT_SKIP_DIRECTORIES,
+  commitHistory: 5000,
 });
 
 /**
@@ -143,6 +145,7 @@ export async function indexRepository(options: IndexOptions): Promise<IndexSumma
   for (const entry of scan.entries) entry.extraction = undefined;
   resolution.project = undefined;
   const written = await writeBatch(run, scan, diff, batch);
+  await applyFileHistory(run.store, await run.fileHistory);
   return summarize(run, scan, resolution, diff, batch, written);
 }
 
@@ -173,6 +176,11 @@ async function startRun(options: IndexOptions) {
   // Read now, while the thread pool is idle: by the write, a fresh process's pool threads
   // compete with grammar compilation for cores, and a read there can wait tens of milliseconds.
   const headCommit = readHeadCommit(root).catch(() => null);
+
+  // Git runs beside the parse; what it read is stored after the graph (an abort leaves it too).
+  const fileHistory = prepareFileHistory(store, root, headCommit, settings.commitHistory, settings.full);
+  // Nothing awaits it before the write: a failure surfaces there, not as an unhandled rejection.
+  fileHistory.catch(() => {});
 
   const storedRepo = await store.repo();
   // Node ids embed the repo id: under another id (a renamed or copied folder, a new git
@@ -205,6 +213,7 @@ async function startRun(options: IndexOptions) {
     checkpoint,
     repoId,
     headCommit,
+    fileHistory,
     storedRepo,
     identityChanged,
     full,

@@ -36,23 +36,28 @@ export function normaliseRemoteUrl(url: string): string {
   return pathPart ? `${host.toLowerCase()}/${pathPart}` : host.toLowerCase();
 }
 
-async function gitDirectory(root: string): Promise<string | undefined> {
+/**
+ * The git directories of a working tree: `own` holds its HEAD, `common` its config and refs.
+ * They differ for a linked worktree, whose `.git` file names a directory under the main
+ * repository's `worktrees/` (with a `commondir` pointing back); for a clone both are `.git`.
+ */
+async function gitDirectories(root: string): Promise<{ readonly own: string; readonly common: string } | undefined> {
   const dotGit = path.join(root, '.git');
   const info = await stat(dotGit).catch(() => undefined);
   if (!info) return undefined;
-  if (info.isDirectory()) return dotGit;
+  if (info.isDirectory()) return { own: dotGit, common: dotGit };
   // A worktree or submodule: `.git` is a file naming the real directory.
   const text = await readFile(dotGit, 'utf8').catch(() => '');
   const match = /^gitdir:\s*(.+)$/m.exec(text);
   if (!match) return undefined;
   const dir = path.resolve(root, match[1]!.trim());
   const common = await readFile(path.join(dir, 'commondir'), 'utf8').catch(() => undefined);
-  return common ? path.resolve(dir, common.trim()) : dir;
+  return { own: dir, common: common ? path.resolve(dir, common.trim()) : dir };
 }
 
 /** The `origin` remote (else the first remote) URL from `.git/config`, or undefined. */
 export async function readRemoteUrl(root: string): Promise<string | undefined> {
-  const dir = await gitDirectory(root);
+  const dir = (await gitDirectories(root))?.common;
   if (!dir) return undefined;
   const config = await readFile(path.join(dir, 'config'), 'utf8').catch(() => undefined);
   if (!config) return undefined;
@@ -89,12 +94,14 @@ export async function detectRepoId(root: string): Promise<string> {
 
 /** The commit HEAD points at, or null (no git, detached into an unknown object, …). */
 export async function readHeadCommit(root: string): Promise<string | null> {
-  const dir = await gitDirectory(root);
-  if (!dir) return null;
-  const head = (await readFile(path.join(dir, 'HEAD'), 'utf8').catch(() => '')).trim();
+  const dirs = await gitDirectories(root);
+  if (!dirs) return null;
+  // A linked worktree has a HEAD of its own; the branches it may point at are shared.
+  const head = (await readFile(path.join(dirs.own, 'HEAD'), 'utf8').catch(() => '')).trim();
   if (/^[0-9a-f]{40}$/.test(head)) return head;
   const ref = /^ref:\s*(.+)$/.exec(head)?.[1];
   if (!ref) return null;
+  const dir = dirs.common;
   const loose = (await readFile(path.join(dir, ref), 'utf8').catch(() => '')).trim();
   if (/^[0-9a-f]{40}$/.test(loose)) return loose;
   const packed = await readFile(path.join(dir, 'packed-refs'), 'utf8').catch(() => '');

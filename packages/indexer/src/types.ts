@@ -31,6 +31,14 @@ export interface IndexOptions {
   readonly maxFileBytes?: number;
   /** Directory names never descended into. @default DEFAULT_SKIP_DIRECTORIES */
   readonly skipDirectories?: readonly string[];
+  /**
+   * How many of the latest commits (from HEAD, merges left out) describe the files: each
+   * file gets a lexical document of the messages of the commits that changed it, which the
+   * learned ranker scores a task against. Read again only when HEAD moved; 0 keeps no history.
+   * A root outside a git working tree, or no git installed, keeps none either.
+   * @default 5000
+   */
+  readonly commitHistory?: number;
   /** Progress callback; called synchronously, keep it cheap. */
   readonly onProgress?: (event: IndexProgress) => void;
   /** Abort before the write: the stored graph is left exactly as it was. */

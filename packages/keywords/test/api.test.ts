@@ -32,6 +32,13 @@ describe('public API', () => {
         'DEFAULT_NORMALIZE_OPTIONS',
         'DEFAULT_VOCAB_OPTIONS',
         'DEFAULT_KEYWORD_CLUSTER_OPTIONS',
+        'buildFileHistory',
+        'fileHistoryScores',
+        'relativeFileHistory',
+        'encodeFileHistory',
+        'decodeFileHistory',
+        'FILE_HISTORY_NOTE',
+        'FILE_HISTORY_COMMIT_NOTE',
       ].sort(),
     );
   });

@@ -53,6 +53,8 @@ export const LEARNED_FEATURES = [
   'field_doc',
   'field_body',
   'field_members',
+  'file_history',
+  'file_history_kept',
 ] as const;
 
 /**
@@ -68,7 +70,11 @@ const FEATURES_BEFORE_AUXILIARY = LEARNED_FEATURES.slice(0, LEARNED_FEATURES.ind
  * the later features no weight, a tree ensemble never splits on them, so it scores as trained.
  * Any other list is refused.
  */
-const EARLIER_FEATURE_COUNTS: ReadonlySet<number> = new Set([LEARNED_FEATURES.indexOf('auxiliary_code'), LEARNED_FEATURES.indexOf('field_name')]);
+const EARLIER_FEATURE_COUNTS: ReadonlySet<number> = new Set([
+  LEARNED_FEATURES.indexOf('auxiliary_code'),
+  LEARNED_FEATURES.indexOf('field_name'),
+  LEARNED_FEATURES.indexOf('file_history'),
+]);
 
 const isOlderFeatureList = (features: readonly string[]): boolean =>
   EARLIER_FEATURE_COUNTS.has(features.length) && features.every((f, i) => f === LEARNED_FEATURES[i]);
@@ -191,6 +197,9 @@ export function learnedFeatures(inputs: readonly RankInput[], context: RankConte
       field_doc: input.lexicalFields?.doc ?? 0,
       field_body: input.lexicalFields?.body ?? 0,
       field_members: input.lexicalFields?.members ?? 0,
+      file_history: input.fileHistory ?? 0,
+      // Lets a model tell "this file's history misses the task" from "the index keeps no history".
+      file_history_kept: context.fileHistory === false ? 0 : 1,
     };
     return Float64Array.from(LEARNED_FEATURES, (name) => values[name]);
   });
@@ -289,6 +298,8 @@ const FEATURE_GROUPS: Readonly<Record<LearnedFeature, string>> = {
   field_doc: 'lexical',
   field_body: 'lexical',
   field_members: 'lexical',
+  file_history: 'history',
+  file_history_kept: 'history',
 };
 
 function grouped(components: Readonly<Record<string, number>>): Record<string, number> {
@@ -388,7 +399,7 @@ export function createLearnedRanker(options: { readonly model?: LearnedModel; re
   };
   return {
     name,
-    reads: { lexicalFields: true },
+    reads: { lexicalFields: true, fileHistory: true },
     rank(inputs, context): RankedSymbol[] {
       // Per feature in `explain`; here summed by kind of evidence (lexical, names, graph, kind, …).
       return score(inputs, context).map((entry) => toRankedSymbol({ ...entry, components: grouped(entry.components) }));

@@ -80,6 +80,13 @@ export interface RankInput {
    * task's words miss, or a query without a task, is absent.
    */
   readonly lexicalFields?: Readonly<Partial<Record<LexicalField, number>>>;
+  /**
+   * BM25 of the task against the history of the symbol's file (the messages of the commits
+   * that changed it; `fileHistoryScores` in `@knowing/keywords`), 0..1 relative to the best
+   * file among the candidates. Absent = the file's history holds none of the task's words, or
+   * the index keeps no history (see `RankContext.fileHistory`).
+   */
+  readonly fileHistory?: number;
   /** 0-based rank of the symbol among the hits of each retrieval channel that returned it, by channel name. */
   readonly channelRanks?: Readonly<Record<string, number>>;
   /** Framework forced injection: the symbol goes to the front of the ranking. */
@@ -103,6 +110,12 @@ export interface RankContext {
   readonly mode?: RankMode;
   /** Per-call overrides of the ranker's options (for sweeps and experiments). */
   readonly options?: RankingOverrides;
+  /**
+   * Whether the index keeps a file history (`RankInput.fileHistory`), asked for by a ranker
+   * that reads it: without one, no candidate has the input, which does not mean its file's
+   * history missed the task. Absent = unknown (treated as kept).
+   */
+  readonly fileHistory?: boolean;
 }
 
 /** A per-component breakdown of one symbol's score. */
@@ -138,9 +151,10 @@ export interface Ranker {
   readonly name: string;
   /**
    * Inputs that cost the engine work of their own, gathered only for a ranker that reads them:
-   * `lexicalFields` (`RankInput.lexicalFields`, one more lexical search per task). Absent = none.
+   * `lexicalFields` (`RankInput.lexicalFields`, one more lexical search per task) and
+   * `fileHistory` (`RankInput.fileHistory`, the stored file history read and scored). Absent = none.
    */
-  readonly reads?: { readonly lexicalFields?: boolean };
+  readonly reads?: { readonly lexicalFields?: boolean; readonly fileHistory?: boolean };
   rank(inputs: readonly RankInput[], context: RankContext): RankedSymbol[] | Promise<RankedSymbol[]>;
   explain?(
     symbol: NodeId,
