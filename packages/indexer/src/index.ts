@@ -7,3 +7,5 @@ export type { LanguageRegistry, LanguageRegistryOptions } from './languages/regi
 export { CONFIDENCE } from './resolve.js';
 export { DERIVED_PASSES, DERIVED_SHARDS } from './derive.js';
 export { detectRepoId, normaliseRemoteUrl } from './repo-id.js';
+export { warmParsers } from './warm.js';
+export type { WarmParsersOptions } from './warm.js';
