@@ -105,7 +105,8 @@ export const DELTA_KEY = 'indexer:state-delta';
  */
 const parsedNotes = new Map<string, { readonly bytes: Uint8Array; readonly value: unknown }>();
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+/** Whether two byte arrays hold the same bytes. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
 }
 
