@@ -335,7 +335,7 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
     const first = await firstIndex(indexOnce, ready, signal);
     const ms = ctx.now() - started;
     // From now on `knowing context` in this repository is answered here (see answer-socket.ts).
-    answers = await serveAnswers(root);
+    answers = await serveAnswers(root, { writer: { dbPath: location.dbPath, exclusive: (work) => batcher.exclusive(work) } });
     announceReady(ctx, report, setup, first, ms, answers);
     await untilStopped(signal);
   } catch (error) {
