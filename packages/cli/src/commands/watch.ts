@@ -2,7 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { watch as watchFiles } from 'chokidar';
 import type { FSWatcher } from 'chokidar';
-import { DEFAULT_SKIP_DIRECTORIES } from '@knowing/indexer';
+import { DEFAULT_SKIP_DIRECTORIES, warmParsers } from '@knowing/indexer';
+import { createSqliteStore } from '@knowing/store-sqlite';
 import type { IndexSummary } from '@knowing/indexer';
 import { booleanValue, positiveInteger, stringValue } from '../args.js';
 import { createChangeBatcher } from '../change-batcher.js';
@@ -25,6 +26,13 @@ const DEFAULT_DEBOUNCE_MS = 300;
 const MAX_WAIT_FACTOR = 10;
 /** How many changed paths a batch line names before "+N more". */
 const NAMED_PATHS = 3;
+/**
+ * What the watcher asks itself once it serves (see {@link warmUp}): words found in most code
+ * bases, so that every stage of an answer runs.
+ */
+const REHEARSAL_TASK = 'handle the error when reading the file fails, and test it';
+/** Answers the watcher gives itself: the engine's code runs at full speed only after the second. */
+const REHEARSALS = 2;
 
 /**
  * Names of files that editors write beside the real one and remove again (swap files, backups,
@@ -279,6 +287,30 @@ function announceReady(ctx: CommandContext, report: WatchReport, setup: WatchSet
   });
 }
 
+/**
+ * Ready the watcher for the first edit and the first answer, in the background once it serves:
+ * a process pays once for compiling the grammars and for running the parser, the engine and
+ * the formatter cold — more than the edit's own re-index and answer. It parses a file of each
+ * language (nothing is written) and answers a query to itself (nothing printed or cached, no
+ * index run). Failures are ignored: they cost only speed.
+ */
+async function warmUp(ctx: CommandContext, setup: WatchSetup): Promise<void> {
+  const { root, location, settings } = setup;
+  const store = await createSqliteStore({ path: location.dbPath, readonly: true });
+  try {
+    await warmParsers({ root, store, ...(settings.languages ? { languages: settings.languages } : {}), ...(ctx.io.signal ? { signal: ctx.io.signal } : {}) });
+  } finally {
+    await store.close();
+  }
+  const { run } = await import('../run.js');
+  const sink = { write: (): boolean => true };
+  const argv = ['context', '--task', REHEARSAL_TASK, '--repo', root, '--db', location.dbPath, '--fresh', '--no-refresh', '--quiet'];
+  if (ctx.config !== undefined) argv.push('--config', ctx.config);
+  for (let i = 0; i < REHEARSALS && !ctx.io.signal?.aborted; i++) {
+    await run(argv, { stdout: sink, stderr: sink, cwd: ctx.cwd, env: {} });
+  }
+}
+
 async function untilStopped(signal: AbortSignal | undefined): Promise<void> {
   if (signal) {
     await new Promise<void>((resolveStop) => {
@@ -324,7 +356,10 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
   const { watcher, ready } = watchTree(root, setup, filter.ignored, batcher, ctx.out);
 
   let answers: AnswerServer | undefined;
+  let warming: Promise<void> | undefined;
   const finish = async (): Promise<void> => {
+    // The warm-up's answer may hold the index the answer server is about to close.
+    await warming;
     await answers?.close();
     await batcher.close();
     await watcher.close();
@@ -337,6 +372,7 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
     // From now on `knowing context` in this repository is answered here (see answer-socket.ts).
     answers = await serveAnswers(root, { writer: { dbPath: location.dbPath, exclusive: (work) => batcher.exclusive(work) } });
     announceReady(ctx, report, setup, first, ms, answers);
+    if (answers) warming = warmUp(ctx, setup).catch(() => {});
     await untilStopped(signal);
   } catch (error) {
     await finish();
