@@ -49,7 +49,7 @@ interface KeptIndex {
 }
 
 /** What identifies the file behind a path: replaced (a restored backup, a copy) means another file. */
-function fileIdentity(path: string): string {
+export function fileIdentity(path: string): string {
   try {
     const stats = statSync(path);
     return `${stats.dev}:${stats.ino}`;

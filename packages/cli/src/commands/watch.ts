@@ -13,7 +13,7 @@ import { CliError, ExitCode, toFailure, usageError } from '../errors.js';
 import type { Output } from '../io.js';
 import { serveAnswers } from '../answer-socket.js';
 import type { AnswerServer } from '../answer-socket.js';
-import { refreshIndex, refreshSettings, describeRefresh } from '../refresh.js';
+import { createRefresher, refreshSettings, describeRefresh } from '../refresh.js';
 import type { RefreshSettings } from '../refresh.js';
 import { INDEX_DIRECTORY, displayPath, existingDirectory, refuseBroadRoot, resolveRepoRoot } from '../repo.js';
 import { locate } from '../session.js';
@@ -332,10 +332,11 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
   const gitLock = gitDirectory ? join(gitDirectory, 'index.lock') : undefined;
 
   let runs = 0;
+  const refresher = createRefresher(settings);
   // The first run also prepares the walk's adjacency when nothing changed (a fresh index from
   // an older knowing may lack it), as `knowing index` does.
   const indexOnce = async (): Promise<IndexSummary> => {
-    const summary = await refreshIndex(settings, { ...(signal ? { signal } : {}), warm: runs++ === 0 });
+    const summary = await refresher.run({ ...(signal ? { signal } : {}), warm: runs++ === 0 });
     filter.followSkipped(summary, watcher);
     return summary;
   };
@@ -362,6 +363,7 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
     await warming;
     await answers?.close();
     await batcher.close();
+    await refresher.close();
     await watcher.close();
   };
 
