@@ -34,6 +34,8 @@ export interface RefreshOptions {
   readonly signal?: AbortSignal;
   /** Prepare the walk's adjacency even when the graph's structure did not change (a first run). */
   readonly warm?: boolean;
+  /** What a file watcher saw change since the last run (see `IndexOptions.changedPaths`). */
+  readonly changedPaths?: readonly string[];
 }
 
 async function openRefreshStore(settings: RefreshSettings): Promise<SqliteGraphStore> {
@@ -51,6 +53,7 @@ async function indexInto(store: SqliteGraphStore, settings: RefreshSettings, opt
     ...(settings.languages ? { languages: settings.languages } : {}),
     ...(settings.workers !== undefined ? { workers: settings.workers } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.changedPaths ? { changedPaths: options.changedPaths } : {}),
   });
   // The walk's adjacency belongs to the graph's structure (its snapshot): an edit inside a
   // body changes the text index but leaves the stored adjacency valid, so there is nothing to

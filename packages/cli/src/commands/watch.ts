@@ -176,7 +176,7 @@ function createWatchFilter(root: string, dbPath: string): WatchFilter {
 function batchHandler(
   ctx: CommandContext,
   report: WatchReport,
-  indexOnce: () => Promise<IndexSummary>,
+  indexOnce: (paths: readonly string[]) => Promise<IndexSummary>,
   retry: (paths: readonly string[]) => void,
 ): (paths: readonly string[]) => Promise<void> {
   const { out } = ctx;
@@ -185,7 +185,7 @@ function batchHandler(
   return async (paths) => {
     const started = ctx.now();
     try {
-      const summary = await indexOnce();
+      const summary = await indexOnce(paths);
       retried = false;
       const ms = ctx.now() - started;
       report.say(`${clock(started)}  ${plural(paths.length, 'change')} (${namedPaths(paths)}) → ${describeRefresh(summary)} (${formatMs(ms)})`);
@@ -334,10 +334,13 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
   let runs = 0;
   const refresher = createRefresher(settings);
   // The first run also prepares the walk's adjacency when nothing changed (a fresh index from
-  // an older knowing may lack it), as `knowing index` does.
-  const indexOnce = async (): Promise<IndexSummary> => {
-    const summary = await refresher.run({ ...(signal ? { signal } : {}), warm: runs++ === 0 });
-    filter.followSkipped(summary, watcher);
+  // an older knowing may lack it), as `knowing index` does. A batch names what changed: edits
+  // of indexed files are then looked at alone, without walking the tree (an answer's freshness
+  // check still walks, and catches what the events missed).
+  const indexOnce = async (changedPaths?: readonly string[]): Promise<IndexSummary> => {
+    const summary = await refresher.run({ ...(signal ? { signal } : {}), warm: runs++ === 0, ...(changedPaths ? { changedPaths } : {}) });
+    // Without a walk the summary names no skipped directory: the watch stays as it is.
+    if (summary.walked) filter.followSkipped(summary, watcher);
     return summary;
   };
 
