@@ -288,9 +288,9 @@ function announceReady(ctx: CommandContext, report: WatchReport, setup: WatchSet
 }
 
 /**
- * Ready the watcher for the first edit and the first answer, in the background once it serves:
- * a process pays once for compiling the grammars and for running the parser, the engine and
- * the formatter cold — more than the edit's own re-index and answer. It parses a file of each
+ * Ready the watcher for the first edit and the first answer, once it serves and before it says
+ * it is ready: a process pays once for compiling the grammars and for running the parser, the
+ * engine and the formatter cold — more than the edit's own re-index and answer. It parses a file of each
  * language (nothing is written) and answers a query to itself (nothing printed or cached, no
  * index run). Failures are ignored: they cost only speed.
  */
@@ -360,10 +360,7 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
   const { watcher, ready } = watchTree(root, setup, filter.ignored, batcher, ctx.out);
 
   let answers: AnswerServer | undefined;
-  let warming: Promise<void> | undefined;
   const finish = async (): Promise<void> => {
-    // The warm-up's answer may hold the index the answer server is about to close.
-    await warming;
     await answers?.close();
     await batcher.close();
     await refresher.close();
@@ -376,8 +373,10 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
     const ms = ctx.now() - started;
     // From now on `knowing context` in this repository is answered here (see answer-socket.ts).
     answers = await serveAnswers(root, { writer: { dbPath: location.dbPath, exclusive: (work) => batcher.exclusive(work) } });
+    // Ready means ready to answer at full speed: warmed before it says so, so that the first
+    // edit and answer do not run beside the warm-up, which would slow all three.
+    if (answers) await warmUp(ctx, setup).catch(() => {});
     announceReady(ctx, report, setup, first, ms, answers);
-    if (answers) warming = warmUp(ctx, setup).catch(() => {});
     await untilStopped(signal);
   } catch (error) {
     await finish();
