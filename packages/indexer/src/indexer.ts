@@ -804,7 +804,8 @@ function outputHash(prefix: string, edges: readonly GraphEdge[]): string {
  * Synchronous, like the other small reads of a run: an await on the thread pool can wait tens
  * of milliseconds in a fresh process, whose threads compete with WASM compilation for cores.
  */
-function readGoModulePath(root: string): string | undefined {
+/** The module path of the Go module at `root`, as the project-wide passes use it. */
+export function readGoModulePath(root: string): string | undefined {
   let text: string;
   try {
     text = readFileSync(path.join(root, 'go.mod'), 'utf8');

@@ -21,15 +21,15 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** The store as warmParsers may use it: every call but a listing of the files is recorded. */
+/** The store with every call recorded, as `method` or `method key` for notes. */
 function watched(store: GraphStore): { store: GraphStore; calls: string[] } {
   const calls: string[] = [];
   const proxy = new Proxy(store, {
     get(target, name, receiver) {
       const value = Reflect.get(target, name, receiver) as unknown;
-      if (typeof value !== 'function' || name === 'listFiles') return value;
+      if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
-        calls.push(String(name));
+        calls.push(String(name).endsWith('Note') ? `${String(name)} ${String(args[0])}` : String(name));
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
     },
@@ -37,28 +37,29 @@ function watched(store: GraphStore): { store: GraphStore; calls: string[] } {
   return { store: proxy, calls };
 }
 
-/** The indexed file of median size (ties by path) among those ending in `extension`, as warmParsers picks it. */
-async function medianFile(store: GraphStore, extension: string): Promise<string> {
+/** The indexed file at the upper quartile by size (ties by path) among those ending in `extension`, as warmParsers picks it. */
+async function quartileFile(store: GraphStore, extension: string): Promise<string> {
   const files = (await store.listFiles()).filter((f) => f.path.endsWith(extension) && f.syntaxErrors === 0);
   files.sort((a, b) => a.sizeBytes - b.sizeBytes || (a.path < b.path ? -1 : 1));
-  return files[Math.floor(files.length / 2)]!.path;
+  return files[Math.floor((files.length * 3) / 4)]!.path;
 }
 
 describe('warmParsers', () => {
-  it('parses one indexed file of each language, the median-sized one, and writes nothing', async () => {
+  it('parses one indexed file of each language, the one at the upper quartile by size, resolves it against the stored tables, and writes nothing', async () => {
     const store = createMemoryStore();
     await indexRepository({ root, store, repoId: 'fixture', workers: 0 });
     const { store: spied, calls } = watched(store);
     const parsed = await warmParsers({ root, store: spied });
-    expect(parsed).toEqual([await medianFile(store, '.go'), await medianFile(store, '.py')]);
-    expect(calls).toEqual([]);
+    expect(parsed).toEqual([await quartileFile(store, '.go'), await quartileFile(store, '.py')]);
+    expect(calls).toContain('getNote indexer:tables');
+    expect(calls.filter((call) => !/^(listFiles|repo|currentSnapshot|getNote indexer:)/.test(call))).toEqual([]);
   });
 
   it('parses only the languages it is given, and passes over a file that is gone', async () => {
     const store = createMemoryStore();
     await indexRepository({ root, store, repoId: 'fixture', workers: 0 });
-    expect(await warmParsers({ root, store, languages: ['py'] })).toEqual([await medianFile(store, '.py')]);
-    await rm(path.join(root, await medianFile(store, '.go')));
+    expect(await warmParsers({ root, store, languages: ['py'] })).toEqual([await quartileFile(store, '.py')]);
+    await rm(path.join(root, await quartileFile(store, '.go')));
     expect(await warmParsers({ root, store, languages: ['go'] })).toEqual([]);
   });
 });
