@@ -129,6 +129,12 @@ export interface DiscoverOptions {
    * changing its entries can defeat this (pass no listings, as a full index does).
    */
   readonly previousDirectories?: ReadonlyMap<string, DirectoryListing>;
+  /**
+   * Say why each symbolic link was passed over (`skipped`: its target resolved, inside or
+   * outside the root, a loop). A link is never indexed either way: a caller that reads only
+   * `files` (a freshness check) saves resolving every link on every walk. @default true
+   */
+  readonly classifySymlinks?: boolean;
   readonly signal?: AbortSignal;
 }
 
@@ -172,6 +178,7 @@ export const DEFAULT_DISCOVER_OPTIONS = Object.freeze({
   skipGenerated: true,
   skipMinified: true,
   maxAverageLineLength: 300,
+  classifySymlinks: true,
 });
 
 const ALLOWED_DOT_DIRECTORIES = new Set(['.github']);
@@ -431,7 +438,7 @@ class DirectoryWalk {
       const kind = kinds[i];
       const rel = relDir ? `${relDir}/${name}` : name;
       if (kind === 'l') {
-        this.classifySymlink(rel);
+        if (this.settings.classifySymlinks) this.classifySymlink(rel);
         continue;
       }
       if (kind === 'd') {
