@@ -31,12 +31,10 @@
  * Needs Linux (/proc), npm, and the built CLI: `pnpm build` in the repository root.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSqliteStore } from '@knowing/store-sqlite';
 import { editFile, journalFor, restoreOnExit } from './edit-journal.js';
 import {
   CODEGRAPH_PACKAGE,
@@ -44,7 +42,6 @@ import {
   codegraphIndexed,
   codegraphSynced,
   comparisonTable,
-  excludedFromCopy,
   failureLine,
   knowingFromCache,
   knowingIndexed,
@@ -58,7 +55,9 @@ import {
 } from './peers-lib.js';
 import type { Cell, IndexFacts, PeersArgs, RowSpec, Sample } from './peers-lib.js';
 import { UsageError } from './perf-lib.js';
-import { editComment, listRepos, pickFile, staleBuilds } from './perf-measure.js';
+import { editComment, listRepos, staleBuilds } from './perf-measure.js';
+import { copyCheckout, pickEditTarget, watchSession } from './watch-session.js';
+import type { ToolSession } from './watch-session.js';
 
 const CLI_BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
 const TIME_BIN = '/usr/bin/time';
@@ -108,12 +107,6 @@ interface PeerTool {
   readonly figures?: readonly Figure[];
   /** A process the tool keeps running while its figures are measured (started untimed). */
   readonly session?: ToolSession;
-}
-
-/** A long-lived helper process of a tool: opened before its timed steps, closed before any full index. */
-interface ToolSession {
-  open(): Promise<void>;
-  close(): Promise<void>;
 }
 
 // ---------------------------------------------------------------- processes
@@ -259,7 +252,7 @@ function knowingTool(bin: string, root: string, dbPath: string, watched = false)
     name: watched ? WATCHED : 'knowing',
     version,
     env,
-    ...(watched ? { figures: ['change', 'query'] as const, session: watchSession(bin, root, dbPath, env) } : {}),
+    ...(watched ? { figures: ['change', 'query'] as const, session: watchSession(bin, root, dbPath, env, BUDGET) } : {}),
     clean: () => {
       for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${dbPath}${suffix}`, { force: true });
     },
@@ -295,41 +288,6 @@ function knowingTool(bin: string, root: string, dbPath: string, watched = false)
 }
 
 const WATCHED = 'knowing (watch)';
-
-/**
- * `knowing watch` over the copy, writing the same index: ready when its first line says so,
- * then asked one untimed query, so that the figures are those of a watcher that has answered
- * before (as one that runs beside an agent has).
- */
-function watchSession(bin: string, root: string, dbPath: string, env: NodeJS.ProcessEnv): ToolSession {
-  let running: { child: ChildProcess; exited: Promise<void> } | undefined;
-  return {
-    async open() {
-      if (running) return;
-      // The watcher listens at <repo>/.knowing/cli.sock, and makes no folder for it: the index is elsewhere (--db).
-      mkdirSync(join(root, '.knowing'), { recursive: true });
-      const child = spawn(process.execPath, [bin, 'watch', root, '--db', dbPath, '--debounce', '50', '--json', '-q'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      const exited = new Promise<void>((done) => child.once('exit', () => done()));
-      running = { child, exited };
-      await new Promise<void>((ready, fail) => {
-        let seen = '';
-        child.stdout!.on('data', (chunk: Buffer) => {
-          seen += chunk.toString('utf8');
-          if (seen.includes('"event":"ready"')) ready();
-        });
-        void exited.then(() => fail(new Error(`knowing watch exited before it was ready: ${seen.trim().split('\n').at(-1) ?? ''}`)));
-      });
-      spawnSync(process.execPath, [bin, 'context', '--task', 'warm up', '--repo', root, '--db', dbPath, '--budget', String(BUDGET), '-q'], { cwd: root, env });
-    },
-    async close() {
-      if (!running) return;
-      const { child, exited } = running;
-      running = undefined;
-      child.kill('SIGINT');
-      await exited;
-    },
-  };
-}
 
 /** codegraph's npm launcher in the scratch install, installing it there first when it is not. */
 function ensureCodegraph(scratch: string): string {
@@ -407,24 +365,6 @@ interface RepoResult {
   /** Commands of each step on this repository, per tool. */
   readonly commands: Record<string, Record<Figure | 'resync', string[]>>;
   readonly tools: Record<string, ToolFigures>;
-}
-
-/** Copy of a checkout without the tools' index directories (symlinks kept as they are, so nothing points back into the corpus). */
-function copyCheckout(source: string, target: string): void {
-  rmSync(target, { recursive: true, force: true });
-  mkdirSync(join(target, '..'), { recursive: true });
-  cpSync(source, target, { recursive: true, verbatimSymlinks: true, filter: (path) => !excludedFromCopy(path) });
-}
-
-/** A mid-sized file of knowing's index that is a regular file of the copy. */
-async function pickEditTarget(root: string, dbPath: string): Promise<string | null> {
-  const store = await createSqliteStore({ path: dbPath, readonly: true });
-  try {
-    const file = await pickFile(store);
-    return file && lstatSync(join(root, file)).isFile() ? file : null;
-  } finally {
-    await store.close();
-  }
 }
 
 function sample(runs: readonly ProcessRun[], notes: readonly string[]): Sample {

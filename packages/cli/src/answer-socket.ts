@@ -18,6 +18,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { INDEX_DIRECTORY, findGitRoot } from './repo.js';
 import { startWarmPool } from './warm.js';
+import type { IndexWriter } from './warm.js';
 
 /** Unix socket paths are limited to ~104–108 bytes; a longer one is not used at all. */
 const MAX_SOCKET_PATH = 100;
@@ -166,8 +167,9 @@ export interface AnswerServer {
  * Answer `knowing context` command lines for a repository at its socket, until closed. A
  * socket file left by a watcher that died is replaced; one a live watcher holds is left alone
  * (undefined is returned: that watcher answers). The file is readable by its owner only.
+ * `writer`: the serving process's own index runs, which answers take turns with (see warm.ts).
  */
-export async function serveAnswers(root: string): Promise<AnswerServer | undefined> {
+export async function serveAnswers(root: string, options: { readonly writer?: IndexWriter } = {}): Promise<AnswerServer | undefined> {
   const path = answerSocketPath(root);
   if (path === undefined) return undefined;
   if (existsSync(path)) {
@@ -211,7 +213,7 @@ export async function serveAnswers(root: string): Promise<AnswerServer | undefin
   }
   server.unref();
   // The index, engine and tokenizer stay open between answers (see warm.ts).
-  const warm = startWarmPool();
+  const warm = startWarmPool(options);
   return {
     path,
     close: async () => {

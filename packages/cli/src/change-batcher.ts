@@ -4,6 +4,10 @@
  * first event), never while the previous batch is still being handled and never while `busy()`
  * says the tree is mid-change (git holding its index lock during a checkout or rebase). A
  * branch switch that rewrites hundreds of files thus becomes one batch.
+ *
+ * It is also where a watcher's index runs take turns: an answer that checks the index first
+ * (`knowing context` through the watcher) runs that check through {@link ChangeBatcher.exclusive},
+ * so that it never indexes the same edit beside a batch, two runs writing one file at once.
  */
 
 export interface ChangeBatcherOptions {
@@ -23,6 +27,12 @@ export interface ChangeBatcherOptions {
 export interface ChangeBatcher {
   /** Record a changed path (repo-relative). */
   add(path: string): void;
+  /**
+   * Hand over the paths collected so far at once (without their quiet time, unless `busy()`),
+   * wait for the batch in hand, then run `work` while no batch starts; batches due meanwhile
+   * follow it. Resolves or rejects as `work` does.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   /** Stop scheduling and wait for the batch in hand, if any. Pending paths are dropped. */
   close(): Promise<void>;
 }
@@ -34,8 +44,25 @@ export function createChangeBatcher(options: ChangeBatcherOptions): ChangeBatche
   let firstEventAt = 0;
   let busySince: number | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** The batch or exclusive work in hand: at most one at a time. */
   let running: Promise<void> | undefined;
   let closed = false;
+
+  /** Make `work` the one in hand; when it ends, what arrived meanwhile waits its own quiet time. */
+  const occupy = (work: Promise<unknown>): void => {
+    running = work.then(
+      () => afterTurn(),
+      () => afterTurn(),
+    );
+  };
+  const afterTurn = (): void => {
+    running = undefined;
+    // Events that arrived meanwhile form the next batch, after their own quiet time.
+    if (pending.size > 0) {
+      firstEventAt = now();
+      schedule(options.debounceMs);
+    }
+  };
 
   const schedule = (delay: number): void => {
     if (closed) return;
@@ -56,14 +83,7 @@ export function createChangeBatcher(options: ChangeBatcherOptions): ChangeBatche
     busySince = undefined;
     const paths = [...pending].sort();
     pending = new Set();
-    running = options.handle(paths).finally(() => {
-      running = undefined;
-      // Events that arrived meanwhile form the next batch, after their own quiet time.
-      if (pending.size > 0) {
-        firstEventAt = now();
-        schedule(options.debounceMs);
-      }
-    });
+    occupy(options.handle(paths));
   }
 
   return {
@@ -74,6 +94,18 @@ export function createChangeBatcher(options: ChangeBatcherOptions): ChangeBatche
       if (running) return; // scheduled when the batch in hand is done
       const waited = now() - firstEventAt;
       schedule(Math.min(options.debounceMs, options.maxWaitMs - waited));
+    },
+    async exclusive(work) {
+      await running;
+      if (pending.size > 0 && !closed) {
+        if (timer !== undefined) clearTimeout(timer);
+        flush();
+      }
+      // Whatever took the turn meanwhile (a batch just handed over, another exclusive caller) goes first.
+      while (running) await running;
+      const result = work();
+      occupy(result);
+      return result;
     },
     async close() {
       closed = true;

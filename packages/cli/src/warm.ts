@@ -22,10 +22,25 @@ export interface WarmPool {
    * `inputs` (files the engine reads when built: the repository's model) changed.
    */
   engine(index: OpenIndex, inputs: readonly string[], create: () => Promise<Engine>): Promise<Engine>;
+  /**
+   * Run an answer's check for changed files and their re-index (`work`) in step with this
+   * process's own index runs of the same index file (a watcher's batches): after the changes
+   * the watcher has seen are indexed, and with no batch starting meanwhile. Two runs indexing one
+   * edit side by side would each parse and write it, and the answer would wait for both.
+   */
+  refresh<T>(location: Location, work: () => Promise<T>): Promise<T>;
   /** A tokenizer by name, started once. */
   tokenizer(name: string, start: () => Promise<Tokenizer>): Promise<Tokenizer>;
   /** Close every kept index. */
   close(): Promise<void>;
+}
+
+/** A process's own index runs over one index file: how a watcher lets answers take turns with its batches. */
+export interface IndexWriter {
+  /** The SQLite index file the process writes. */
+  readonly dbPath: string;
+  /** Run `work` once the changes seen so far are indexed, with no index run of the process starting until it ends. */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
 }
 
 interface KeptIndex {
@@ -34,7 +49,7 @@ interface KeptIndex {
 }
 
 /** What identifies the file behind a path: replaced (a restored backup, a copy) means another file. */
-function fileIdentity(path: string): string {
+export function fileIdentity(path: string): string {
   try {
     const stats = statSync(path);
     return `${stats.dev}:${stats.ino}`;
@@ -61,7 +76,8 @@ function indexKeys(location: Location): { key: string; identity: string } {
   return { key: location.dbPath, identity: `${fileIdentity(location.dbPath)}\0${config}` };
 }
 
-export function createWarmPool(): WarmPool {
+export function createWarmPool(options: { readonly writer?: IndexWriter } = {}): WarmPool {
+  const { writer } = options;
   const indexes = new Map<string, KeptIndex>();
   const engines = new WeakMap<OpenIndex, { readonly key: string; readonly engine: Promise<Engine> }>();
   const tokenizers = new Map<string, Promise<Tokenizer>>();
@@ -102,6 +118,9 @@ export function createWarmPool(): WarmPool {
       engine.catch(() => engines.get(index)?.engine === engine && engines.delete(index));
       return engine;
     },
+    refresh(location, work) {
+      return writer && !location.postgres && location.dbPath === writer.dbPath ? writer.exclusive(work) : work();
+    },
     async tokenizer(name, start) {
       let kept = tokenizers.get(name);
       if (!kept) {
@@ -128,9 +147,12 @@ export function activeWarmPool(): WarmPool | undefined {
   return active;
 }
 
-/** Keep indexes, engines and tokenizers warm in this process from now on, until the pool is closed. */
-export function startWarmPool(): WarmPool {
-  const pool = createWarmPool();
+/**
+ * Keep indexes, engines and tokenizers warm in this process from now on, until the pool is
+ * closed. `writer`: the process's own index runs, which answers' refreshes take turns with.
+ */
+export function startWarmPool(options: { readonly writer?: IndexWriter } = {}): WarmPool {
+  const pool = createWarmPool(options);
   active = pool;
   return {
     ...pool,

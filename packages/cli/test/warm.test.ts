@@ -68,4 +68,20 @@ describe('the warm pool of a watcher', () => {
     expect(started).toBe(1);
     await pool.close();
   });
+
+  it("runs an answer's refresh of the watcher's own index through the watcher's turn, and any other index's at once", async () => {
+    const turns: string[] = [];
+    const writer = {
+      dbPath: join(dir, 'graph.db'),
+      exclusive: async <T>(work: () => Promise<T>): Promise<T> => {
+        turns.push('turn');
+        return work();
+      },
+    };
+    const pool = createWarmPool({ writer });
+    expect(await pool.refresh(location(join(dir, 'graph.db')), async () => 'own')).toBe('own');
+    expect(await pool.refresh(location(join(dir, 'other.db')), async () => 'other')).toBe('other');
+    expect(turns).toEqual(['turn']);
+    await pool.close();
+  });
 });

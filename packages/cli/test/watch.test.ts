@@ -461,6 +461,53 @@ describe('the change batcher', () => {
     }
   });
 
+  it('for exclusive work, hands over the pending paths at once, waits for the batch in hand, and starts no batch until the work ends', async () => {
+    vi.useFakeTimers();
+    try {
+      const { b, batches, finish } = batcher();
+      b.add('a.py');
+      const order: string[] = [];
+      let endWork: (() => void) | undefined;
+      const work = b.exclusive(async () => {
+        order.push(`work after ${batches.length} batch(es)`);
+        await new Promise<void>((done) => (endWork = done));
+        return 'answered';
+      });
+      // No quiet time waited for: the batch is in hand at once, and the work waits for it.
+      await vi.advanceTimersByTimeAsync(0);
+      expect(batches).toEqual([['a.py']]);
+      expect(order).toEqual([]);
+      finish();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(order).toEqual(['work after 1 batch(es)']);
+      // An event during the work waits for it, then for its own quiet time.
+      b.add('b.py');
+      await vi.advanceTimersByTimeAsync(500);
+      expect(batches).toHaveLength(1);
+      endWork!();
+      expect(await work).toBe('answered');
+      await vi.advanceTimersByTimeAsync(99);
+      expect(batches).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(batches).toEqual([['a.py'], ['b.py']]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('exclusive work that fails rejects with its error and leaves the batcher working', async () => {
+    vi.useFakeTimers();
+    try {
+      const { b, batches } = batcher();
+      await expect(b.exclusive(async () => Promise.reject(new Error('locked')))).rejects.toThrow('locked');
+      b.add('a.py');
+      await vi.advanceTimersByTimeAsync(100);
+      expect(batches).toEqual([['a.py']]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('waits while busy (git holds its index lock), and collects what comes during a run into the next batch', async () => {
     vi.useFakeTimers();
     try {

@@ -129,6 +129,12 @@ export interface DiscoverOptions {
    * changing its entries can defeat this (pass no listings, as a full index does).
    */
   readonly previousDirectories?: ReadonlyMap<string, DirectoryListing>;
+  /**
+   * Say why each symbolic link was passed over (`skipped`: its target resolved, inside or
+   * outside the root, a loop). A link is never indexed either way: a caller that reads only
+   * `files` (a freshness check) saves resolving every link on every walk. @default true
+   */
+  readonly classifySymlinks?: boolean;
   readonly signal?: AbortSignal;
 }
 
@@ -172,6 +178,7 @@ export const DEFAULT_DISCOVER_OPTIONS = Object.freeze({
   skipGenerated: true,
   skipMinified: true,
   maxAverageLineLength: 300,
+  classifySymlinks: true,
 });
 
 const ALLOWED_DOT_DIRECTORIES = new Set(['.github']);
@@ -301,6 +308,30 @@ export async function discoverFiles(options: DiscoverOptions): Promise<Discovery
   return { files, skipped, directories, warnings };
 }
 
+/**
+ * What {@link discoverFiles} would find when only `paths` changed since `previous` was recorded
+ * by a walk with the same options: each of them is looked at again as a walk looks at a file
+ * (size, name, content; gone or unreadable, it is skipped), every other file of `previous` is
+ * taken as recorded, without touching the disk. For a caller that knows what changed (a file
+ * watcher); every path must be a file of `previous`, else walk. The listings are
+ * `previousDirectories`, unchanged.
+ */
+export function revisitFiles(options: DiscoverOptions & { readonly previous: ReadonlyMap<string, KnownFileState>; readonly paths: readonly string[] }): Discovery {
+  const settings = discoverSettings(options);
+  const root = path.resolve(options.root);
+  const walk = new DirectoryWalk(options, settings, root);
+  const revisited = new Set(options.paths);
+  for (const rel of revisited) walk.inspect(rel);
+  const { files, skipped } = walk;
+  for (const [rel, known] of options.previous) {
+    if (revisited.has(rel)) continue;
+    files.push({ path: rel, absolutePath: path.join(root, rel), sizeBytes: known.sizeBytes, mtimeMs: known.mtimeMs, ctimeMs: known.ctimeMs ?? 0, contentHash: known.contentHash });
+  }
+  files.sort((a, b) => compare(a.path, b.path));
+  skipped.sort((a, b) => compare(a.path, b.path));
+  return { files, skipped, directories: new Map(options.previousDirectories ?? []), warnings: walk.warnings };
+}
+
 function discoverSettings(options: DiscoverOptions) {
   return { ...DEFAULT_DISCOVER_OPTIONS, ...withoutUndefined(options) };
 }
@@ -407,7 +438,7 @@ class DirectoryWalk {
       const kind = kinds[i];
       const rel = relDir ? `${relDir}/${name}` : name;
       if (kind === 'l') {
-        this.classifySymlink(rel);
+        if (this.settings.classifySymlinks) this.classifySymlink(rel);
         continue;
       }
       if (kind === 'd') {

@@ -155,6 +155,8 @@ export async function checkFreshness(options: FreshnessOptions): Promise<Freshne
     skipDirectories: options.skipDirectories ?? DEFAULT_FRESHNESS_OPTIONS.skipDirectories,
     previous: known,
     previousDirectories: await loadDirectories(store, root),
+    // Links are never indexed: why each one is passed over is no concern of the check.
+    classifySymlinks: false,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const changed: string[] = [];

@@ -9,3 +9,5 @@ export { DERIVED_PASSES, DERIVED_SHARDS } from './derive.js';
 export { detectRepoId, normaliseRemoteUrl } from './repo-id.js';
 export { readCommitLog } from './commit-history.js';
 export type { CommitLogSource } from './commit-history.js';
+export { warmParsers } from './warm.js';
+export type { WarmParsersOptions } from './warm.js';

@@ -12,7 +12,7 @@ import { ErrorCode, KnowingError } from '@knowing/graph';
 import type { FileRecord, FileWrite, GraphEdge, GraphNode, GraphStore, NodeId, OwnedEdges } from '@knowing/graph';
 import { DamagedTablesError, decodeExtraction, peekContentHash } from './codec.js';
 import { deriveCoTested, deriveHierarchy, derivedOwners } from './derive.js';
-import { DEFAULT_SKIP_DIRECTORIES, discoverFiles } from './discover.js';
+import { DEFAULT_SKIP_DIRECTORIES, discoverFiles, revisitFiles } from './discover.js';
 import type { DiscoveredFile, Discovery, KnownFileState, SkipReason } from './discover.js';
 import { emptyExtraction, extractFile, moduleVersion } from './extract.js';
 import type { ExtractResult, ExtractTask } from './extract.js';
@@ -251,19 +251,23 @@ async function discover(run: Run) {
   run.progress({ phase: 'discover', done: 0, total: 0 });
   const known: ReadonlyMap<string, KnownFileState> = run.stateFiles ?? new Map();
   const previousDirectories = await loadDirectories(run.store, run.root);
-  const discovery = await discoverFiles({
+  const options = {
     root: run.root,
-    accept: (file) => run.registry.forPath(file) !== undefined,
+    accept: (file: string) => run.registry.forPath(file) !== undefined,
     maxFileBytes: run.settings.maxFileBytes,
     skipDirectories: run.settings.skipDirectories,
     previous: known,
     // A full index reads every directory (and records fresh listings for the next run).
     ...(run.full ? {} : { previousDirectories }),
     ...(run.signal ? { signal: run.signal } : {}),
-  });
+  };
+  // Edits in place of indexed files, as a watcher reports them: the state knows every other file.
+  const changed = run.settings.changedPaths;
+  const walked = !(changed && run.stateFiles && !run.full && changed.every((file) => run.stateFiles!.has(file)));
+  const discovery = walked ? await discoverFiles(options) : revisitFiles({ ...options, paths: changed! });
   run.progress({ phase: 'discover', done: discovery.files.length, total: discovery.files.length });
   run.warnings.push(...discovery.warnings);
-  return { previousDirectories, discovery, discoverMs: elapsed(discoverStarted) };
+  return { previousDirectories, discovery, walked, discoverMs: elapsed(discoverStarted) };
 }
 
 /** Entries for the files discovered; the changed ones get their full extraction. `early` is a pool started before the walk. */
@@ -608,6 +612,7 @@ function summarize(run: Run, scan: Scan, resolution: Resolution, diff: Diff, bat
       deleted: scan.deleted.size,
       written: batch.writes.length,
     },
+    walked: scan.walked,
     skipped: discovery.skipped,
     skippedByReason,
     syntaxErrors: batch.syntaxErrors,
@@ -808,7 +813,8 @@ function outputHash(prefix: string, edges: readonly GraphEdge[]): string {
  * Synchronous, like the other small reads of a run: an await on the thread pool can wait tens
  * of milliseconds in a fresh process, whose threads compete with WASM compilation for cores.
  */
-function readGoModulePath(root: string): string | undefined {
+/** The module path of the Go module at `root`, as the project-wide passes use it. */
+export function readGoModulePath(root: string): string | undefined {
   let text: string;
   try {
     text = readFileSync(path.join(root, 'go.mod'), 'utf8');

@@ -97,6 +97,49 @@ export interface StoredDelta extends Omit<IndexState, 'basis'> {
 export const DELTA_KEY = 'indexer:state-delta';
 
 /**
+ * The notes this process parsed last, by key, with the bytes they were parsed from. A
+ * long-lived process (a watcher) reads the same state and listings before every index run and
+ * every answer's freshness check; on a repository of a thousand files, decoding and parsing
+ * them costs about as much as checking the files themselves. What is kept is shared by every
+ * caller: nobody may change it (loadState overlays a delta on a copy).
+ */
+const parsedNotes = new Map<string, { readonly bytes: Uint8Array; readonly value: unknown }>();
+
+/** Whether two byte arrays hold the same bytes. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+}
+
+/** The note `bytes` of `key` through `parse` (undefined when it fails), parsed again only when they changed. */
+function parsedNote<T>(key: string, bytes: Uint8Array, parse: (json: unknown) => T | undefined): T | undefined {
+  const last = parsedNotes.get(key);
+  if (last && sameBytes(last.bytes, bytes)) return last.value as T | undefined;
+  let value: T | undefined;
+  try {
+    value = parse(JSON.parse(decoder.decode(bytes)));
+  } catch {
+    value = undefined;
+  }
+  parsedNotes.set(key, { bytes, value });
+  return value;
+}
+
+/** A stored state of this version, with its files' external indexes swapped for names. */
+type ParsedState = Omit<StoredState, 'files' | 'externalNames'> & { readonly files: Readonly<Record<string, FileState>> };
+
+function parseState(json: unknown): ParsedState | undefined {
+  const stored = json as StoredState;
+  if (stored.v !== STATE_STAMP) return undefined;
+  // The parsed objects are ours: swap the external indexes for names in place rather than
+  // copying every file's entry (this runs on every re-index, over every file).
+  const names = stored.externalNames;
+  for (const entry of Object.values(stored.files) as { externals: readonly number[] | readonly string[] }[]) {
+    entry.externals = (entry.externals as readonly number[]).map((index) => names[index]!);
+  }
+  return stored as unknown as ParsedState;
+}
+
+/**
  * The state, if it describes the graph currently in the store: the state note stamped with
  * the current snapshot, or an older state note plus a delta note stamped with it.
  */
@@ -107,26 +150,16 @@ export async function loadState(store: GraphStore, repoId: string): Promise<Inde
   if (!snapshot) return undefined;
   const candidate = await loadDelta(store, snapshot.id, repoId);
   if (!candidate && note.snapshot !== snapshot.id) return undefined;
-  let stored: StoredState;
-  try {
-    stored = JSON.parse(decoder.decode(note.value)) as StoredState;
-  } catch {
-    return undefined;
-  }
-  if (stored.v !== STATE_STAMP || stored.repoId !== repoId) return undefined;
+  const stored = parsedNote(STATE_KEY, note.value, parseState);
+  if (!stored || stored.repoId !== repoId) return undefined;
   const delta = candidate && stored.id !== undefined && candidate.base === stored.id ? candidate : undefined;
   if (!delta && note.snapshot !== snapshot.id) return undefined;
-  // The parsed objects are ours: swap the external indexes for names in place rather than
-  // copying every file's entry (this runs on every re-index, over every file).
-  const names = stored.externalNames;
-  for (const entry of Object.values(stored.files) as { externals: readonly number[] | readonly string[] }[]) {
-    entry.externals = (entry.externals as readonly number[]).map((index) => names[index]!);
-  }
-  const files = stored.files as unknown as Record<string, FileState>;
   if (!delta) {
     const stateId = stored.id;
-    return { v: stored.v, repoId, tablesId: stored.tablesId, files, derived: stored.derived, ...(stateId !== undefined ? { basis: { stateId, deltaPaths: new Set<string>() } } : {}) };
+    return { v: stored.v, repoId, tablesId: stored.tablesId, files: stored.files, derived: stored.derived, ...(stateId !== undefined ? { basis: { stateId, deltaPaths: new Set<string>() } } : {}) };
   }
+  // On a copy: the parsed state note is kept for the next load.
+  const files = { ...stored.files };
   for (const [file, entry] of Object.entries(delta.files)) {
     // A delta only ever replaces files the state note has (added or deleted files rewrite it).
     if (!(file in files)) return undefined;
@@ -161,11 +194,9 @@ export interface StoredDirectories {
 export async function loadDirectories(store: GraphStore, root: string): Promise<ReadonlyMap<string, DirectoryListing>> {
   const note = await store.getNote(DIRECTORIES_KEY);
   if (!note) return new Map();
-  try {
-    const stored = JSON.parse(decoder.decode(note.value)) as StoredDirectories;
-    if (stored.v !== DIRECTORIES_VERSION || stored.root !== root) return new Map();
-    return new Map(Object.entries(stored.listings));
-  } catch {
-    return new Map();
-  }
+  const stored = parsedNote(DIRECTORIES_KEY, note.value, (json) => {
+    const listings = json as StoredDirectories;
+    return listings.v === DIRECTORIES_VERSION ? { root: listings.root, listings: new Map(Object.entries(listings.listings)) } : undefined;
+  });
+  return stored?.root === root ? stored.listings : new Map();
 }

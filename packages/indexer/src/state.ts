@@ -26,7 +26,7 @@ import { Interner } from './interner.js';
 import type { FileExtraction } from './languages/types.js';
 import { qualifiedNameOf } from './resolve.js';
 import type { ProjectLinks } from './resolve.js';
-import { DELTA_KEY, DIRECTORIES_KEY, DIRECTORIES_VERSION, STATE_KEY, STATE_STAMP } from './state-load.js';
+import { DELTA_KEY, DIRECTORIES_KEY, DIRECTORIES_VERSION, STATE_KEY, STATE_STAMP, sameBytes } from './state-load.js';
 import type { FileState, IndexState, StoredDelta, StoredDirectories, StoredState } from './state-load.js';
 
 // The read side lives in state-load.ts (see there why); indexer.ts takes both from here.
@@ -118,9 +118,23 @@ function sameListings(a: ReadonlyMap<string, DirectoryListing>, b: ReadonlyMap<s
 export async function loadLinkedTables(store: GraphStore, state: IndexState): Promise<(TablesReader & { readonly links: ProjectLinks }) | undefined> {
   const note = await store.getNote(TABLES_KEY);
   if (!note || peekTablesId(note.value) !== state.tablesId) return undefined;
-  const reader = openTables(note.value);
+  const reader = openedTables(note.value);
   if (!reader?.links || reader.count !== reader.links.paths.length) return undefined;
   return reader as TablesReader & { readonly links: ProjectLinks };
+}
+
+/**
+ * The tables note this process opened last, with its bytes. Body-only edits leave the tables
+ * as they are, so a watcher opens the same note on every run; opening it parses its strings
+ * and links (about 5 ms on cargo). A reader only reads: it is safe to hand out again.
+ */
+let lastTables: { readonly bytes: Uint8Array; readonly reader: TablesReader | undefined } | undefined;
+
+function openedTables(bytes: Uint8Array): TablesReader | undefined {
+  if (lastTables && sameBytes(lastTables.bytes, bytes)) return lastTables.reader;
+  const reader = openTables(bytes);
+  lastTables = { bytes, reader };
+  return reader;
 }
 
 /** Store the tables, in the order of `links.paths`, with the links; returns the id the state must name. */

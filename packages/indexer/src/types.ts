@@ -43,6 +43,15 @@ export interface IndexOptions {
   readonly onProgress?: (event: IndexProgress) => void;
   /** Abort before the write: the stored graph is left exactly as it was. */
   readonly signal?: AbortSignal;
+  /**
+   * Repo-relative paths a file watcher reported changed since the last run. When every one is
+   * a file the last run indexed (an edit in place), the run looks at those files alone and
+   * takes every other file as that run recorded it, without walking the tree; otherwise (a
+   * directory, a new or ignore file, no usable state, `full`) it walks as usual. A change the
+   * watcher did not report waits for the next walk, such as a freshness check's.
+   * @default undefined: walk
+   */
+  readonly changedPaths?: readonly string[];
 }
 
 /** Phases reported through `onProgress`, in order. */
@@ -86,6 +95,8 @@ export interface IndexSummary {
     /** Files whose nodes or edges were rewritten in the store. */
     readonly written: number;
   };
+  /** Whether the run walked the tree (see `changedPaths`); without a walk, `skipped` holds only what the changed files became. */
+  readonly walked: boolean;
   readonly skipped: readonly SkippedFile[];
   readonly skippedByReason: Readonly<Partial<Record<SkipReason, number>>>;
   readonly syntaxErrors: readonly SyntaxErrorFile[];

@@ -121,6 +121,13 @@ describe('discoverFiles', () => {
     expect(kept().some((f) => f.includes('leak') || f.startsWith('alias/') || f.includes('loop'))).toBe(false);
   });
 
+  it('told not to classify links, finds the same files and reports no link', async () => {
+    const plain = await discoverFiles({ root, classifySymlinks: false });
+    expect(plain.files).toEqual(discovery.files);
+    expect(plain.skipped.filter((s) => s.reason.startsWith('symlink'))).toEqual([]);
+    expect(plain.skipped).toEqual(discovery.skipped.filter((s) => !s.reason.startsWith('symlink')));
+  });
+
   it('passes over files the accept filter rejects without reporting them', async () => {
     const onlyPython = await discoverFiles({ root, accept: (file) => file.endsWith('.py') });
     expect(onlyPython.files.map((f) => f.path)).toEqual(['.github/scripts/ci.py', 'app.py', 'config/loader.py', 'pkg/keep.gen.py', 'pkg/mod.py']);

@@ -187,6 +187,40 @@ describe('incremental re-index', () => {
     await expectSameAsFullIndex(store);
   });
 
+  it('told which indexed files a watcher saw change, looks at them alone and writes what a walk would', async () => {
+    const store = createMemoryStore();
+    await index(store);
+    await edit('src/shop/service.py', (text) => text.replace('return util.format_price(order.total())', 'self.reorder(1)\n        return util.format_price(order.total())'));
+    const told = await indexRepository({ root, store, repoId: 'fixture', workers: 0, changedPaths: ['src/shop/service.py'] });
+    expect(told.walked).toBe(false);
+    expect(told.files).toMatchObject({ discovered: 8, parsed: 1, deleted: 0 });
+    await expectSameAsFullIndex(store);
+
+    // A deleted file is an edit of an indexed file too.
+    await rm(path.join(root, 'src/shop/util.py'));
+    const deleted = await indexRepository({ root, store, repoId: 'fixture', workers: 0, changedPaths: ['src/shop/util.py'] });
+    expect(deleted.walked).toBe(false);
+    expect(deleted.files).toMatchObject({ discovered: 7, deleted: 1 });
+    await expectSameAsFullIndex(store);
+  });
+
+  it('walks when a changed path is not an indexed file, and leaves a change it was not told about to the next walk', async () => {
+    const store = createMemoryStore();
+    await index(store);
+    await writeFile(path.join(root, 'src/shop/coupons.py'), 'def apply_coupon(order, code):\n    return order\n');
+    const added = await indexRepository({ root, store, repoId: 'fixture', workers: 0, changedPaths: ['src/shop/coupons.py'] });
+    expect(added.walked).toBe(true);
+    expect(added.files).toMatchObject({ discovered: 9, parsed: 1 });
+    await expectSameAsFullIndex(store);
+
+    await edit('src/shop/util.py', (text) => `${text}\n\ndef round_price(value):\n    return round(value, 2)\n`);
+    expect((await indexRepository({ root, store, repoId: 'fixture', workers: 0, changedPaths: ['src/shop/service.py'] })).files).toMatchObject({ parsed: 0 });
+    const walked = await index(store);
+    expect(walked.walked).toBe(true);
+    expect(walked.files).toMatchObject({ parsed: 1 });
+    await expectSameAsFullIndex(store);
+  });
+
   it('records a body-only edit as a small delta of the state, folded back once it grows', async () => {
     const store = createMemoryStore();
     await index(store);

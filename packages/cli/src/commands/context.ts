@@ -126,7 +126,7 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
   if (booleanValue(ctx.values, 'reindex')) await reindex(ctx);
   const index = warm ? await warm.index(location, () => openIndex(ctx)) : await openFreshIndex(ctx);
   try {
-    if (warm) await freshen(ctx, index);
+    if (warm) await warm.refresh(location, () => freshen(ctx, index));
     const engine = warm ? await warm.engine(index, engineInputs(index), () => engineFor(index, modelWarning(ctx))) : await engineFor(index, modelWarning(ctx));
     const options = { format, ...(budget !== undefined ? { budget } : {}), ...(booleanValue(ctx.values, 'fresh') ? { fresh: true } : {}) };
     const { result, title } = await answer(ctx, engine, index, query, options);

@@ -2,7 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { watch as watchFiles } from 'chokidar';
 import type { FSWatcher } from 'chokidar';
-import { DEFAULT_SKIP_DIRECTORIES } from '@knowing/indexer';
+import { DEFAULT_SKIP_DIRECTORIES, warmParsers } from '@knowing/indexer';
+import { createSqliteStore } from '@knowing/store-sqlite';
 import type { IndexSummary } from '@knowing/indexer';
 import { booleanValue, positiveInteger, stringValue } from '../args.js';
 import { createChangeBatcher } from '../change-batcher.js';
@@ -12,7 +13,7 @@ import { CliError, ExitCode, toFailure, usageError } from '../errors.js';
 import type { Output } from '../io.js';
 import { serveAnswers } from '../answer-socket.js';
 import type { AnswerServer } from '../answer-socket.js';
-import { refreshIndex, refreshSettings, describeRefresh } from '../refresh.js';
+import { createRefresher, refreshSettings, describeRefresh } from '../refresh.js';
 import type { RefreshSettings } from '../refresh.js';
 import { INDEX_DIRECTORY, displayPath, existingDirectory, refuseBroadRoot, resolveRepoRoot } from '../repo.js';
 import { locate } from '../session.js';
@@ -25,6 +26,13 @@ const DEFAULT_DEBOUNCE_MS = 300;
 const MAX_WAIT_FACTOR = 10;
 /** How many changed paths a batch line names before "+N more". */
 const NAMED_PATHS = 3;
+/**
+ * What the watcher asks itself once it serves (see {@link warmUp}): words found in most code
+ * bases, so that every stage of an answer runs.
+ */
+const REHEARSAL_TASK = 'handle the error when reading the file fails, and test it';
+/** Answers the watcher gives itself: the engine's code runs at full speed only after the second. */
+const REHEARSALS = 2;
 
 /**
  * Names of files that editors write beside the real one and remove again (swap files, backups,
@@ -168,7 +176,7 @@ function createWatchFilter(root: string, dbPath: string): WatchFilter {
 function batchHandler(
   ctx: CommandContext,
   report: WatchReport,
-  indexOnce: () => Promise<IndexSummary>,
+  indexOnce: (paths: readonly string[]) => Promise<IndexSummary>,
   retry: (paths: readonly string[]) => void,
 ): (paths: readonly string[]) => Promise<void> {
   const { out } = ctx;
@@ -177,7 +185,7 @@ function batchHandler(
   return async (paths) => {
     const started = ctx.now();
     try {
-      const summary = await indexOnce();
+      const summary = await indexOnce(paths);
       retried = false;
       const ms = ctx.now() - started;
       report.say(`${clock(started)}  ${plural(paths.length, 'change')} (${namedPaths(paths)}) → ${describeRefresh(summary)} (${formatMs(ms)})`);
@@ -279,6 +287,30 @@ function announceReady(ctx: CommandContext, report: WatchReport, setup: WatchSet
   });
 }
 
+/**
+ * Ready the watcher for the first edit and the first answer, once it serves and before it says
+ * it is ready: a process pays once for compiling the grammars and for running the parser, the
+ * engine and the formatter cold — more than the edit's own re-index and answer. It parses a file of each
+ * language (nothing is written) and answers a query to itself (nothing printed or cached, no
+ * index run). Failures are ignored: they cost only speed.
+ */
+async function warmUp(ctx: CommandContext, setup: WatchSetup): Promise<void> {
+  const { root, location, settings } = setup;
+  const store = await createSqliteStore({ path: location.dbPath, readonly: true });
+  try {
+    await warmParsers({ root, store, ...(settings.languages ? { languages: settings.languages } : {}), ...(ctx.io.signal ? { signal: ctx.io.signal } : {}) });
+  } finally {
+    await store.close();
+  }
+  const { run } = await import('../run.js');
+  const sink = { write: (): boolean => true };
+  const argv = ['context', '--task', REHEARSAL_TASK, '--repo', root, '--db', location.dbPath, '--fresh', '--no-refresh', '--quiet'];
+  if (ctx.config !== undefined) argv.push('--config', ctx.config);
+  for (let i = 0; i < REHEARSALS && !ctx.io.signal?.aborted; i++) {
+    await run(argv, { stdout: sink, stderr: sink, cwd: ctx.cwd, env: {} });
+  }
+}
+
 async function untilStopped(signal: AbortSignal | undefined): Promise<void> {
   if (signal) {
     await new Promise<void>((resolveStop) => {
@@ -300,11 +332,15 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
   const gitLock = gitDirectory ? join(gitDirectory, 'index.lock') : undefined;
 
   let runs = 0;
+  const refresher = createRefresher(settings);
   // The first run also prepares the walk's adjacency when nothing changed (a fresh index from
-  // an older knowing may lack it), as `knowing index` does.
-  const indexOnce = async (): Promise<IndexSummary> => {
-    const summary = await refreshIndex(settings, { ...(signal ? { signal } : {}), warm: runs++ === 0 });
-    filter.followSkipped(summary, watcher);
+  // an older knowing may lack it), as `knowing index` does. A batch names what changed: edits
+  // of indexed files are then looked at alone, without walking the tree (an answer's freshness
+  // check still walks, and catches what the events missed).
+  const indexOnce = async (changedPaths?: readonly string[]): Promise<IndexSummary> => {
+    const summary = await refresher.run({ ...(signal ? { signal } : {}), warm: runs++ === 0, ...(changedPaths ? { changedPaths } : {}) });
+    // Without a walk the summary names no skipped directory: the watch stays as it is.
+    if (summary.walked) filter.followSkipped(summary, watcher);
     return summary;
   };
 
@@ -327,6 +363,7 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
   const finish = async (): Promise<void> => {
     await answers?.close();
     await batcher.close();
+    await refresher.close();
     await watcher.close();
   };
 
@@ -335,7 +372,10 @@ export async function runWatch(ctx: CommandContext): Promise<ExitCode> {
     const first = await firstIndex(indexOnce, ready, signal);
     const ms = ctx.now() - started;
     // From now on `knowing context` in this repository is answered here (see answer-socket.ts).
-    answers = await serveAnswers(root);
+    answers = await serveAnswers(root, { writer: { dbPath: location.dbPath, exclusive: (work) => batcher.exclusive(work) } });
+    // Ready means ready to answer at full speed: warmed before it says so, so that the first
+    // edit and answer do not run beside the warm-up, which would slow all three.
+    if (answers) await warmUp(ctx, setup).catch(() => {});
     announceReady(ctx, report, setup, first, ms, answers);
     await untilStopped(signal);
   } catch (error) {
