@@ -4,7 +4,7 @@
  *   pnpm bench:train --tasks benchmarks/history --split tuning --corpus <work dir> [--mirrors <dir>]
  *                    [--groups groups.json] [--from groups.json] [--out model.json] [--l2 0.01]
  *                    [--learner linear|trees] [--trees 300] [--depth 3] [--min-leaf 100]
- *                    [--file-history --tasks benchmarks/history [--mirrors <dir>]] [--no-cv]
+ *                    [--file-history with|both --tasks benchmarks/history [--mirrors <dir>]] [--no-cv]
  *
  * For each task the engine runs with the default ranker behind a recorder: the candidates it
  * ranked become one training group (their features in the default ranking's order, so the hard
@@ -13,11 +13,11 @@
  * score on each repository it did not see, next to the default ranking of the same candidates;
  * then a model is trained on every group and written to --out.
  *
- * `--file-history` gives every group the file history its index would hold (the commits before
- * the task's parent, read from the mirror; `withFileHistory` of @knowing/history) — for groups
- * recorded before the engine read it — and trains on each group twice, with the history and
- * without (as an index of a folder that is not a git checkout has none), so the model ranks
- * well in both cases. Folds stay by repository.
+ * `--file-history with` gives every group the file history its index would hold (the commits
+ * before the task's parent, read from the mirror; `withFileHistory` of @knowing/history) — for
+ * groups recorded before the engine read it. `--file-history both` also adds each group once
+ * more without a history (as an index of a folder that is not a git checkout has none), so the
+ * model ranks well in both cases; the figures then show the two apart. Folds stay by repository.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -57,7 +57,8 @@ const { values } = parseArgs({
     'diversify-parent': { type: 'string' },
     /** Settings of the lexical channel as JSON (as for bench:retrieval). */
     lexical: { type: 'string' },
-    'file-history': { type: 'boolean', default: false },
+    /** `with`: each group with its task's file history; `both`: and once more without one. */
+    'file-history': { type: 'string' },
     /** Train the final model only, without the leave-one-repository-out figures. */
     'no-cv': { type: 'boolean', default: false },
   },
@@ -145,8 +146,12 @@ const loaded = values.from ? (JSON.parse(readFileSync(resolve(invokedFrom, value
 // Groups saved before labels were recorded have none: label them by the same rules.
 const labelled = loaded.map((g) => (g.labels ? g : { ...g, labels: labelCandidates(recordedOrder(g), g.groundTruth) }));
 
-/** The groups with the file history of each task's parent commit, then the same groups without one. */
-async function withAndWithoutHistory(recorded: readonly RecordedGroup[]): Promise<RecordedGroup[]> {
+/** The groups with the file history of each task's parent commit, then (`both`) the same groups without one. */
+async function withFileHistories(recorded: readonly RecordedGroup[], mode: string): Promise<RecordedGroup[]> {
+  if (mode !== 'with' && mode !== 'both') {
+    process.stderr.write(`unknown --file-history ${mode}: use with or both\n`);
+    process.exit(2);
+  }
   if (!values.tasks) {
     process.stderr.write('--file-history needs --tasks (where each task names its parent commit)\n');
     process.exit(2);
@@ -164,10 +169,10 @@ async function withAndWithoutHistory(recorded: readonly RecordedGroup[]): Promis
     if (!commits) process.stderr.write(`no history for ${group.task}\n`);
     withHistory.push(withFileHistory(group, commits ? buildFileHistory(commits, { commit: parent! }) : undefined));
   }
-  return [...withHistory, ...recorded.map((group) => withFileHistory(group, undefined))];
+  return mode === 'both' ? [...withHistory, ...recorded.map((group) => withFileHistory(group, undefined))] : withHistory;
 }
 
-const groups = values['file-history'] ? await withAndWithoutHistory(labelled) : labelled;
+const groups = values['file-history'] ? await withFileHistories(labelled, values['file-history']) : labelled;
 if (values.groups) writeFileSync(resolve(invokedFrom, values.groups), JSON.stringify(groups));
 const train = {
   ...(values.l2 ? { l2: Number(values.l2) } : {}),
@@ -209,7 +214,7 @@ if (!values['no-cv']) report('all', groups);
 
 /** The figures of some groups; with `--file-history`, those with the history and those without apart. */
 function report(label: string, some: readonly RecordedGroup[]): void {
-  const parts: [string, readonly RecordedGroup[]][] = values['file-history']
+  const parts: [string, readonly RecordedGroup[]][] = values['file-history'] === 'both'
     ? [[`${label} +hist`, some.filter((g) => g.context.fileHistory !== false)], [`${label} -hist`, some.filter((g) => g.context.fileHistory === false)]]
     : [[label, some]];
   for (const [name, part] of parts) process.stdout.write(`${name.padEnd(18)} default ${metrics(part, recordedOrder)}   learned ${metrics(part, (g) => heldOutOrder.get(g)!)}\n`);

@@ -1,5 +1,5 @@
 // Data: the shipped tree model of the learned ranker (the default). Produced by
-//   pnpm bench:train --from <groups.json> --file-history --tasks benchmarks/history --learner trees --out model.json
+//   pnpm bench:train --from <groups.json> --file-history both --tasks benchmarks/history --learner trees --out model.json
 // (LambdaMART, 300 trees of depth 3 at most, learning rate 0.05, at least 100 candidates a leaf,
 // over the 680 history tasks of the 17 tuning repositories recorded by `bench:train --groups`, each
 // task once with its file history and once without; see docs/rankers.md), then written here one
