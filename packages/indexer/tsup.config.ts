@@ -18,7 +18,7 @@ export default defineConfig([
     // export conditions the host process runs with; it never hands @knowing/graph objects back.
     entry: { worker: 'src/worker.ts' },
     format: ['esm'],
-    noExternal: ['@knowing/graph'],
+    noExternal: ['@knowing/graph', '@knowing/keywords', 'porter2'],
     // Bundle @knowing/graph from its sources: its dist may not be built yet.
     esbuildOptions(options) {
       options.conditions = ['@knowing/source'];

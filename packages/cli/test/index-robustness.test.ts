@@ -183,5 +183,34 @@ describe('knowing index: parser threads', () => {
     const graph = await graphOf(alone);
     expect(graph.length).toBeGreaterThan(500);
     expect(await graphOf(shared)).toEqual(graph);
+    // The worker built the lexical documents while the main thread resolved: they score alike.
+    const lexical = await lexicalScoresOf(alone);
+    expect(lexical.length).toBeGreaterThan(500);
+    expect(await lexicalScoresOf(shared)).toEqual(lexical);
   });
+
+  /**
+   * Every symbol's lexical score, alone and per field, for the words of every symbol name
+   * (those the stemmer leaves alone find hits): a document that differs in any field scores
+   * differently for some word (BM25 normalises by the whole document's length).
+   */
+  async function lexicalScoresOf(db: string): Promise<string[]> {
+    const { createSqliteStore } = await import('@knowing/store-sqlite');
+    const store = await createSqliteStore({ path: db, readonly: true });
+    try {
+      const terms = new Set<string>();
+      for await (const n of store.allNodes()) {
+        for (const word of n.name.split(/[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])/)) if (word.length > 2) terms.add(word.toLowerCase());
+      }
+      const lines: string[] = [];
+      for (const term of [...terms].sort()) {
+        for (const hit of await store.lexicalSearch([term], { limit: 100_000, includeTests: true, perField: true })) {
+          lines.push(`${term} ${hit.node.id} ${hit.score} ${JSON.stringify(hit.fields)}`);
+        }
+      }
+      return lines.sort();
+    } finally {
+      await store.close();
+    }
+  }
 });

@@ -5,11 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ErrorCode, KnowingError } from '@knowing/graph';
-import type { FileRecord, FileWrite, GraphEdge, GraphNode, GraphStore, NodeId, OwnedEdges } from '@knowing/graph';
+import type { FileRecord, FileWrite, GraphEdge, GraphNode, GraphStore, LexicalDocument, NodeId, OwnedEdges } from '@knowing/graph';
 import { DamagedTablesError, decodeExtraction, peekContentHash } from './codec.js';
 import { deriveCoTested, deriveHierarchy, derivedOwners } from './derive.js';
 import { DEFAULT_SKIP_DIRECTORIES, discoverFiles, revisitFiles } from './discover.js';
@@ -18,6 +17,8 @@ import { emptyExtraction, extractFile, moduleVersion } from './extract.js';
 import type { ExtractResult, ExtractTask } from './extract.js';
 import { createLanguageRegistry } from './languages/registry.js';
 import { LEXICAL_VERSION, lexicalDocuments } from './lexical.js';
+import { readSourceText } from './lexical-task.js';
+import type { LexicalResult, LexicalTask } from './lexical-task.js';
 import type { FileExtraction, LanguageModule } from './languages/types.js';
 import { createWorkerPool, TaskTimeoutError, WorkerStartupError } from './pool.js';
 import type { WorkerPool } from './pool.js';
@@ -26,13 +27,17 @@ import type { FileOutput, OwnerOutput } from './resolve.js';
 import { loadDirectories, loadLinkedTables, loadState, saveDirectories, saveState, saveTables, tableHash, tableOf } from './state.js';
 import type { DerivedState, FileState } from './state.js';
 import { detectRepoId, readHeadCommit } from './repo-id.js';
+import { automaticParserThreads, parserThreads } from './threads.js';
 import { applyFileHistory, prepareFileHistory } from './commit-history.js';
 import type { IndexOptions, IndexProgress, IndexSummary, SyntaxErrorFile } from './types.js';
 
 /** Defaults of {@link IndexOptions}. */
 export const DEFAULT_INDEX_OPTIONS = Object.freeze({
   full: false,
-  /** Clamped to the available cores at run time. */
+  /**
+   * Clamped to the available cores at run time; left unset, a run parses in the calling thread
+   * alone when no core is idle (see IndexOptions.workers).
+   */
   workers: 2,
   fileTimeoutMs: 10_000,
   maxFileBytes: 1_048_576,
@@ -136,9 +141,17 @@ function countEdges(edges: readonly GraphEdge[]): Record<string, number> {
 export async function indexRepository(options: IndexOptions): Promise<IndexSummary> {
   const run = await startRun(options);
   const scan = await discoverAndParse(run);
-  const resolution = await resolveFiles(run, scan);
-  const diff = diffOutputs(run, scan, resolution);
-  const batch = await prepareBatch(run, scan, resolution, diff);
+  let resolution: Resolution;
+  let diff: Diff;
+  let batch: Batch;
+  try {
+    resolution = await resolveFiles(run, scan);
+    diff = diffOutputs(run, scan, resolution);
+    batch = await prepareBatch(run, scan, resolution, diff);
+  } finally {
+    // The parser workers' last job, the lexical documents, is done: they go before the write.
+    await scan.pool?.pool.close();
+  }
   // The batch now holds all the write needs. Let go of the extractions (their references above
   // all) and the project over them, the bulk of a first index's heap, which every garbage
   // collection during the write would otherwise mark again.
@@ -166,7 +179,7 @@ async function startRun(options: IndexOptions) {
       hint: 'pass the root of the repository to index',
     });
   }
-  const settings = settingsOf(options);
+  const settings = { ...settingsOf(options), ...(options.workers === undefined ? { workers: automaticParserThreads() } : {}) };
   const registry = createLanguageRegistry(options.languages ? { languages: options.languages } : {});
   const store = options.store;
   const progress = options.onProgress ?? (() => {});
@@ -232,17 +245,20 @@ type Scan = Awaited<ReturnType<typeof discoverAndParse>>;
 /**
  * Discover the files, then parse those that need it. A first or full index parses every file:
  * its workers start now, loading their code and grammars while the walk runs, instead of after
- * it. However the walk and parse end, the pool is closed (closing twice is harmless: parseAll
- * closes the pools it used).
+ * it. When they parsed, they stay (`pool`) to build the lexical documents while this thread
+ * resolves; the caller closes them. Otherwise, and on failure, they are closed here.
  */
 async function discoverAndParse(run: Run) {
   const workerThreads = parserThreads(run.settings.workers) - 1;
   const early = (run.full || !run.state) && workerThreads > 0 ? run.startPool(workerThreads) : undefined;
+  let kept = false;
   try {
     const found = await discover(run);
-    return { ...found, ...(await parseChanged(run, found.discovery, early)) };
+    const parsed = await parseChanged(run, found.discovery, early);
+    kept = parsed.parser.inWorkers;
+    return { ...found, ...parsed, pool: kept ? early : undefined };
   } finally {
-    await early?.pool.close();
+    if (!kept) await early?.pool.close();
   }
 }
 
@@ -295,8 +311,9 @@ async function parseChanged(run: Run, discovery: Discovery, early: ParserPool | 
     if (!full && (await loadCachedExtraction(run.store, entry))) continue;
     toParse.push(entry);
   }
+  // The early pool is its caller's to close (see discoverAndParse).
   const parser = await parseAll(toParse, run.settings, run.progress, run.signal, run.checkpoint, run.accept, (size) =>
-    early?.size === size ? early : run.startPool(size),
+    early?.size === size ? { ...early, closedByCaller: true } : run.startPool(size),
   );
   run.warnings.push(...parser.warnings);
   return { parseStarted, entries, deleted, added, parser };
@@ -363,6 +380,8 @@ interface Resolution {
   readonly toResolve: readonly Entry[];
   readonly fileOutputs: ReadonlyMap<string, FileOutput>;
   readonly derivedOutputs: ReadonlyMap<string, OwnerOutput>;
+  /** The written files' lexical documents, when parser workers build them. */
+  readonly lexical: LexicalOffload | undefined;
   readonly parseMs: number;
   readonly resolveMs: number;
 }
@@ -379,6 +398,8 @@ async function resolveFiles(run: Run, scan: Scan): Promise<Resolution> {
   let toResolve = fast ? entries.filter((e) => e.changed) : entries;
   run.progress({ phase: 'resolve', done: 0, total: toResolve.length });
   project ??= new Project(run.repoId, [], { allPaths: opened.allPaths });
+  // Posted before resolving: the workers build the documents while this thread resolves.
+  const lexical = scan.pool ? offloadLexical(scan.pool, project, toResolve, run.root) : undefined;
   let fileOutputs = new Map<string, FileOutput>();
   const resolveAll = async (): Promise<void> => {
     for (const entry of toResolve) {
@@ -410,7 +431,7 @@ async function resolveFiles(run: Run, scan: Scan): Promise<Resolution> {
   run.progress({ phase: 'resolve', done: toResolve.length, total: toResolve.length });
   const resolveMs = elapsed(resolveStarted);
   await run.checkpoint();
-  return { project, fast, toResolve, fileOutputs, derivedOutputs, parseMs, resolveMs };
+  return { project, fast, toResolve, fileOutputs, derivedOutputs, lexical, parseMs, resolveMs };
 }
 
 /** The state of every file and derived owner after this run, and the owners whose output changed. */
@@ -487,8 +508,10 @@ async function prepareBatch(run: Run, scan: Scan, resolution: Resolution, diff: 
       indexedAt: diff.files[entry.file.path]!.indexedAt,
       syntaxErrors: entry.extraction!.syntaxErrors,
     };
-    const nodes = project.nodesOf(project.unitOf(entry.file.path)!);
-    writes.push({ file: record, nodes, edges: output.edges, lexical: lexicalDocuments(nodes, readSource(run.root, entry.file.path)) });
+    const offloaded = resolution.lexical?.of(entry.file.path);
+    const nodes = offloaded?.nodes ?? project.nodesOf(project.unitOf(entry.file.path)!);
+    const lexical = (await offloaded?.documents) ?? lexicalDocuments(nodes, readSourceText(path.join(run.root, entry.file.path)));
+    writes.push({ file: record, nodes, edges: output.edges, lexical });
     for (const name of output.externals) if (!externals.has(name)) externals.set(name, externalNode(run.repoId, name));
   }
   const ownedEdges: OwnedEdges[] = diff.changedOwners.map((owner) => ({ owner, edges: resolution.derivedOutputs.get(owner)!.edges }));
@@ -705,7 +728,7 @@ async function parseAll(
       const entry = queue[next++]!;
       let result: ExtractResult;
       try {
-        result = await pool!.pool.run(taskOf(entry, settings.fileTimeoutMs));
+        result = (await pool!.pool.run(taskOf(entry, settings.fileTimeoutMs))) as ExtractResult;
       } catch (error) {
         if (signal?.aborted) throw error;
         if (error instanceof WorkerStartupError) {
@@ -751,7 +774,7 @@ async function parseAll(
     await Promise.all(feeds);
     if (feedFailure !== undefined) throw feedFailure;
   } finally {
-    await pool?.pool.close();
+    if (!pool?.closedByCaller) await pool?.pool.close();
   }
   const used = pool && !fellBack ? pool.size + 1 : total > 0 ? 1 : 0;
   return { threads: used, inWorkers: used > 1, warnings };
@@ -760,18 +783,13 @@ async function parseAll(
 /** Files a worker holds at once (one parsing, the rest waiting in it): no idle gap between two. */
 const WORKER_DEPTH = 2;
 
-/** Parser threads, this one included, for a `workers` setting. */
-function parserThreads(workers: number): number {
-  return Math.max(1, Math.min(workers, availableParallelism()));
-}
-
 /**
  * Start `size` parser workers, or none from TypeScript sources: workers load dist/worker.js,
  * which tests and tsx runs do not have.
  */
 function startParserPool(size: number, fileTimeoutMs: number): ParserPool | undefined {
   if (!import.meta.url.endsWith('.js')) return undefined;
-  const pool = createWorkerPool<ExtractTask, ExtractResult>({
+  const pool = createWorkerPool<ExtractTask | LexicalTask, ExtractResult | LexicalResult>({
     script: new URL('./worker.js', import.meta.url),
     size,
     // The in-worker parse deadline fires first; this catches a worker stuck anywhere else.
@@ -783,17 +801,44 @@ function startParserPool(size: number, fileTimeoutMs: number): ParserPool | unde
 
 /** A worker pool started (possibly before discovery ends) for a parse. */
 interface ParserPool {
-  readonly pool: WorkerPool<ExtractTask, ExtractResult>;
+  readonly pool: WorkerPool<ExtractTask | LexicalTask, ExtractResult | LexicalResult>;
   readonly size: number;
+  /** Set when parseAll must leave it open: its owner closes it. */
+  readonly closedByCaller?: boolean;
 }
 
-/** A file's text for the lexical index; undefined when it can no longer be read (its nodes get bodiless documents). */
-function readSource(root: string, file: string): string | undefined {
-  try {
-    return readFileSync(path.join(root, file), 'utf8');
-  } catch {
-    return undefined;
+/** Lexical documents a worker builds: each file's nodes (the ones written) and, once in, its documents. */
+interface LexicalOffload {
+  /** Undefined for a file not offloaded; `documents` resolves to undefined when the worker failed (build them here). */
+  of(file: string): { readonly nodes: GraphNode[]; readonly documents: Promise<ReadonlyMap<NodeId, LexicalDocument> | undefined> } | undefined;
+}
+
+/**
+ * Hand the lexical documents of `entries` to the parser workers. The files go in as many tasks
+ * as the workers hold at once (see WORKER_DEPTH), balanced by size: further tasks would only be
+ * dispatched when this thread next turns its event loop, which resolution does not do.
+ */
+function offloadLexical(pool: ParserPool, project: Project, entries: readonly Entry[], root: string): LexicalOffload {
+  const slots = pool.size * WORKER_DEPTH;
+  const chunks: Entry[][] = Array.from({ length: slots }, () => []);
+  const bytes = new Array<number>(slots).fill(0);
+  for (const entry of [...entries].sort((a, b) => b.sizeBytes - a.sizeBytes)) {
+    const lightest = bytes.indexOf(Math.min(...bytes));
+    chunks[lightest]!.push(entry);
+    bytes[lightest]! += entry.sizeBytes;
   }
+  const offloaded = new Map<string, { nodes: GraphNode[]; documents: Promise<ReadonlyMap<NodeId, LexicalDocument> | undefined> }>();
+  for (const chunk of chunks) {
+    if (chunk.length === 0) continue;
+    const nodes = chunk.map((entry) => project.nodesOf(project.unitOf(entry.file.path)!));
+    const task: LexicalTask = { kind: 'lexical', files: chunk.map((entry, i) => ({ absolutePath: path.join(root, entry.file.path), nodes: nodes[i]! })) };
+    const done = pool.pool.run(task).then(
+      (result) => (result as LexicalResult).documents,
+      () => undefined,
+    );
+    chunk.forEach((entry, i) => offloaded.set(entry.file.path, { nodes: nodes[i]!, documents: done.then((documents) => documents?.[i]) }));
+  }
+  return { of: (file) => offloaded.get(file) };
 }
 
 function outputHash(prefix: string, edges: readonly GraphEdge[]): string {
