@@ -19,7 +19,7 @@ import type {
   SymbolExplanation,
   TestScopeResult,
 } from './types.js';
-import { GraphStateCache } from './graph-state.js';
+import { GraphStateCache, warmGraphState } from './graph-state.js';
 import type { GraphState } from './graph-state.js';
 import { createEquivalenceStage } from './equivalence-stage.js';
 import { edgesAmongIds, runStages, timer } from './pipeline.js';
@@ -321,9 +321,8 @@ export function createEngine(config: CreateEngineOptions): Engine {
       await store.recordFeedback(entries.map((e) => ({ symbol: e.symbol, useful: e.useful, session: e.session ?? 'explicit', at: clock() })));
       await answers.invalidate();
     },
-    async warm() {
-      const state = await graph.get({ computeCommunities: true });
-      return { nodes: state.adjacency.nodeCount, edges: state.adjacency.edgeCount, communities: state.communities?.count ?? 0 };
+    warm() {
+      return warmGraphState(graph);
     },
     clearCaches() {
       answers.clearMemory();

@@ -79,3 +79,16 @@ export class GraphStateCache {
     }
   }
 }
+
+/** What a warm-up built: the sizes of the adjacency and how many communities it holds. */
+export interface WarmSummary {
+  readonly nodes: number;
+  readonly edges: number;
+  readonly communities: number;
+}
+
+/** Build (or load) the adjacency and the communities of the store's current snapshot, storing both as notes. */
+export async function warmGraphState(cache: GraphStateCache): Promise<WarmSummary> {
+  const state = await cache.get({ computeCommunities: true });
+  return { nodes: state.adjacency.nodeCount, edges: state.adjacency.edgeCount, communities: state.communities?.count ?? 0 };
+}

@@ -1,6 +1,6 @@
 import { createLanguageRegistry, indexRepository } from '@knowing/indexer';
 import type { IndexSummary } from '@knowing/indexer';
-import { createEngine } from '@knowing/engine';
+import { warmGraph } from '@knowing/engine/warm';
 import { booleanValue, listValue, stringValue } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
@@ -46,8 +46,9 @@ export async function runIndex(ctx: CommandContext): Promise<ExitCode> {
       ...(signal ? { signal } : {}),
     });
     // Build the walk's adjacency and communities now (stored as notes for this snapshot), so the
-    // first query neither waits for them nor walks without the community restriction.
-    if (!signal?.aborted) await createEngine({ store }).warm();
+    // first query neither waits for them nor walks without the community restriction. The warm
+    // entry loads the walk alone, not the whole engine.
+    if (!signal?.aborted) await warmGraph(store);
   } finally {
     progress.finish();
     await index.close();
