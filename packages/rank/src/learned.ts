@@ -55,6 +55,9 @@ export const LEARNED_FEATURES = [
   'field_members',
   'file_history',
   'file_history_kept',
+  'owner_lexical',
+  'member_lexical',
+  'sibling_lexical',
 ] as const;
 
 /**
@@ -65,8 +68,9 @@ export const LEARNED_FEATURES = [
 const FEATURES_BEFORE_AUXILIARY = LEARNED_FEATURES.slice(0, LEARNED_FEATURES.indexOf('auxiliary_code'));
 
 /**
- * The feature lists of earlier versions, each a prefix of this one: before `auxiliary_code`, and
- * before the per-field lexical scores. A model of one of them is extended: a linear model gives
+ * The feature lists of earlier versions, each a prefix of this one: before `auxiliary_code`,
+ * before the per-field lexical scores, before the file history, and before the relatives'
+ * lexical evidence. A model of one of them is extended: a linear model gives
  * the later features no weight, a tree ensemble never splits on them, so it scores as trained.
  * Any other list is refused.
  */
@@ -74,6 +78,7 @@ const EARLIER_FEATURE_COUNTS: ReadonlySet<number> = new Set([
   LEARNED_FEATURES.indexOf('auxiliary_code'),
   LEARNED_FEATURES.indexOf('field_name'),
   LEARNED_FEATURES.indexOf('file_history'),
+  LEARNED_FEATURES.indexOf('owner_lexical'),
 ]);
 
 const isOlderFeatureList = (features: readonly string[]): boolean =>
@@ -154,6 +159,7 @@ export function learnedFeatures(inputs: readonly RankInput[], context: RankConte
     fileBest.set(input.node.file, Math.max(fileBest.get(input.node.file) ?? 0, input.lexical));
     fileHits.set(input.node.file, (fileHits.get(input.node.file) ?? 0) + 1);
   }
+  const related = relatedLexical(inputs);
   const taskWords = new Set(context.task.split(/[^A-Za-z0-9_]+/).filter((w) => w.length >= 4).map((w) => w.toLowerCase()));
   return inputs.map((input, i) => {
     const ranks = input.channelRanks ?? {};
@@ -200,9 +206,52 @@ export function learnedFeatures(inputs: readonly RankInput[], context: RankConte
       file_history: input.fileHistory ?? 0,
       // Lets a model tell "this file's history misses the task" from "the index keeps no history".
       file_history_kept: context.fileHistory === false ? 0 : 1,
+      owner_lexical: related.owner[i]!,
+      member_lexical: related.member[i]!,
+      sibling_lexical: related.sibling[i]!,
     };
     return Float64Array.from(LEARNED_FEATURES, (name) => values[name]);
   });
+}
+
+/** The qualified name a symbol is declared in: its type, module or file (`a.py.Foo.bar` → `a.py.Foo`). */
+const ownerOf = (qualifiedName: string): string => qualifiedName.slice(0, Math.max(0, qualifiedName.lastIndexOf('.')));
+
+/**
+ * The lexical evidence of each candidate's relatives among the candidates, relative to the best
+ * candidate's: its owner's (the type a matched member belongs to is often what a change
+ * touches), its best member's (a type whose member the task describes), and its best sibling's
+ * (another member of the same type or file). A change rarely touches one symbol alone, and the
+ * task's words often land on a neighbour of the symbol that changes.
+ */
+function relatedLexical(inputs: readonly RankInput[]): { owner: Float64Array; member: Float64Array; sibling: Float64Array } {
+  let best = 1e-9;
+  for (const input of inputs) best = Math.max(best, input.lexical ?? 0);
+  const byName = new Map<string, number>();
+  // The two best values among the members of each owner, so a candidate's best sibling is never itself.
+  const topMembers = new Map<string, [number, number]>();
+  for (const input of inputs) {
+    const value = (input.lexical ?? 0) / best;
+    const name = input.node.qualifiedName;
+    byName.set(name, Math.max(byName.get(name) ?? 0, value));
+    const owner = ownerOf(name);
+    const top = topMembers.get(owner);
+    if (!top) topMembers.set(owner, [value, 0]);
+    else if (value > top[0]) topMembers.set(owner, [value, top[0]]);
+    else if (value > top[1]) top[1] = value;
+  }
+  const owner = new Float64Array(inputs.length);
+  const member = new Float64Array(inputs.length);
+  const sibling = new Float64Array(inputs.length);
+  inputs.forEach((input, i) => {
+    const value = (input.lexical ?? 0) / best;
+    const name = input.node.qualifiedName;
+    const top = topMembers.get(ownerOf(name))!;
+    owner[i] = byName.get(ownerOf(name)) ?? 0;
+    member[i] = topMembers.get(name)?.[0] ?? 0;
+    sibling[i] = top[0] === value ? top[1] : top[0];
+  });
+  return { owner, member, sibling };
 }
 
 /**
@@ -300,6 +349,9 @@ const FEATURE_GROUPS: Readonly<Record<LearnedFeature, string>> = {
   field_members: 'lexical',
   file_history: 'history',
   file_history_kept: 'history',
+  owner_lexical: 'lexical',
+  member_lexical: 'lexical',
+  sibling_lexical: 'lexical',
 };
 
 function grouped(components: Readonly<Record<string, number>>): Record<string, number> {

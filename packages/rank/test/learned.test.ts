@@ -3,7 +3,7 @@ import type { GraphNode } from '@knowing/graph';
 import { LEARNED_FEATURES, createLearnedRanker, trainLearnedModel } from '../src/index.js';
 import { learnedFeatures, taskShape } from '../src/features.js';
 import type { LearnedModel, LinearModel, RankInput, TrainingGroup, TreeModel } from '../src/index.js';
-import { testRanker } from '../src/testing.js';
+import { fixtureNode, testRanker } from '../src/testing.js';
 
 const neutral = (): LinearModel => ({
   version: 1,
@@ -41,6 +41,28 @@ describe('learned ranker', () => {
     expect(b![index('far')]).toBe(1);
     expect(t![index('test_code')]).toBe(1);
     expect(learnedFeatures(inputs.slice(2), { task: 'add a test for the parser' })[0]![index('test_code')]).toBe(0);
+  });
+
+  it("a candidate's owner, best member and best sibling lend it their lexical evidence, relative to the best candidate's", () => {
+    const at = (symbol: string, lexical: number | undefined, file = 'src/app.py'): RankInput => ({
+      node: fixtureNode(file, symbol, { kind: symbol.includes('.') ? 'method' : 'class' }),
+      rwr: 0.1,
+      distance: 1,
+      isSeed: false,
+      ...(lexical === undefined ? {} : { lexical }),
+    });
+    const inputs = [at('Session', 2), at('Session.send', 4), at('Session.close', 1), at('Session.mount', undefined), at('Adapter', 3, 'src/adapters.py')];
+    const [session, send, close, mount, adapter] = learnedFeatures(inputs, { task: 'retry a request when the connection drops' });
+    const related = (x: Float64Array) => [x[index('owner_lexical')], x[index('member_lexical')], x[index('sibling_lexical')]];
+    // The class: no owner among the candidates, its best member is send (4 of the best 4), no other class in its file.
+    expect(related(session!)).toEqual([0, 1, 0]);
+    // send: its owner Session (2 of 4); its best sibling is close, not itself.
+    expect(related(send!)).toEqual([0.5, 0, 0.25]);
+    expect(related(close!)).toEqual([0.5, 0, 1]);
+    // A member without lexical evidence still has its relatives'.
+    expect(related(mount!)).toEqual([0.5, 0, 1]);
+    // Alone in its file.
+    expect(related(adapter!)).toEqual([0, 0, 0]);
   });
 
   it('test code is the indexer flag; benchmarks and examples are a feature of their own', () => {
