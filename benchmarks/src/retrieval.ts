@@ -286,6 +286,12 @@ function groupBy(list: readonly TaskResult[], key: (r: TaskResult) => string): R
 let commit = 'unknown';
 try {
   commit = execSync('git rev-parse --short HEAD', { cwd: projectRoot }).toString().trim();
+  // A run from a working tree with uncommitted changes to the code is not the commit's: say so.
+  try {
+    execSync('git diff --quiet HEAD -- packages benchmarks/src', { cwd: projectRoot, stdio: 'ignore' });
+  } catch {
+    commit += '+uncommitted';
+  }
 } catch {
   // not a git checkout
 }
