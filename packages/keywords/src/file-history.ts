@@ -149,44 +149,74 @@ export function relativeFileHistory(history: FileHistory, task: string, files: I
   return scores;
 }
 
-const FORMAT = 1;
+/**
+ * The encoding: a JSON header line, then one `term<TAB>files` line per term, an empty line, and
+ * one `path<TAB>document` line per file. Splitting lines is several times faster than parsing the
+ * same data as one JSON document, and a cold `knowing context` in a git checkout decodes it once.
+ * Format 1 (one JSON document) is still read.
+ */
+const FORMAT = 2;
+const JSON_FORMAT = 1;
 
 /** The store note (key and kind) a repository's file history is kept under. */
 export const FILE_HISTORY_NOTE = 'file-history';
 /** The note holding the commit the stored file history was read at, checked without decoding the history. */
 export const FILE_HISTORY_COMMIT_NOTE = 'file-history-commit';
 
-/** Serialise a file history (for a store note). */
+/**
+ * Serialise a file history (for a store note). Paths holding a tab or a line break (git prints
+ * such paths quoted, so they never name an indexed file) are left out.
+ */
 export function encodeFileHistory(history: FileHistory): Uint8Array {
-  return new TextEncoder().encode(
-    JSON.stringify({
-      format: FORMAT,
-      commit: history.commit,
-      commits: history.commits,
-      averageLength: history.averageLength,
-      documentFrequency: Object.fromEntries(history.documentFrequency),
-      documents: Object.fromEntries(history.documents),
-    }),
-  );
+  const lines = [JSON.stringify({ format: FORMAT, commit: history.commit, commits: history.commits, averageLength: history.averageLength })];
+  for (const [term, files] of history.documentFrequency) lines.push(`${term}\t${files}`);
+  lines.push('');
+  for (const [path, document] of history.documents) if (!/[\t\n\r]/.test(path)) lines.push(`${path}\t${document}`);
+  return new TextEncoder().encode(lines.join('\n'));
 }
 
-/** Read what {@link encodeFileHistory} wrote; undefined for anything else (another format, damaged bytes). */
+/** Read what {@link encodeFileHistory} wrote (or format 1); undefined for anything else (another format, damaged bytes). */
 export function decodeFileHistory(bytes: Uint8Array): FileHistory | undefined {
   try {
-    const raw = JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
-    if (raw['format'] !== FORMAT || typeof raw['averageLength'] !== 'number' || typeof raw['commits'] !== 'number') return undefined;
-    const df = raw['documentFrequency'];
-    const documents = raw['documents'];
-    if (typeof df !== 'object' || df === null || typeof documents !== 'object' || documents === null) return undefined;
-    const commit = typeof raw['commit'] === 'string' ? raw['commit'] : null;
-    return {
-      commit,
-      commits: raw['commits'],
-      averageLength: raw['averageLength'],
-      documentFrequency: new Map(Object.entries(df as Record<string, number>)),
-      documents: new Map(Object.entries(documents as Record<string, string>)),
-    };
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    const headerEnd = text.indexOf('\n');
+    const header = JSON.parse(headerEnd < 0 ? text : text.slice(0, headerEnd)) as Record<string, unknown>;
+    if (header['format'] === JSON_FORMAT) return fromJson(header);
+    if (header['format'] !== FORMAT || headerEnd < 0 || typeof header['averageLength'] !== 'number' || typeof header['commits'] !== 'number') return undefined;
+    const documentFrequency = new Map<string, number>();
+    const documents = new Map<string, string>();
+    let inDocuments = false;
+    for (const line of text.slice(headerEnd + 1).split('\n')) {
+      if (line === '') {
+        inDocuments = true;
+        continue;
+      }
+      const tab = line.indexOf('\t');
+      if (tab <= 0) return undefined;
+      if (inDocuments) documents.set(line.slice(0, tab), line.slice(tab + 1));
+      else {
+        const files = Number(line.slice(tab + 1));
+        if (!Number.isFinite(files)) return undefined;
+        documentFrequency.set(line.slice(0, tab), files);
+      }
+    }
+    return { commit: typeof header['commit'] === 'string' ? header['commit'] : null, commits: header['commits'], averageLength: header['averageLength'], documentFrequency, documents };
   } catch {
     return undefined;
   }
+}
+
+/** A format 1 history: the whole of it one JSON document. */
+function fromJson(raw: Record<string, unknown>): FileHistory | undefined {
+  if (typeof raw['averageLength'] !== 'number' || typeof raw['commits'] !== 'number') return undefined;
+  const df = raw['documentFrequency'];
+  const documents = raw['documents'];
+  if (typeof df !== 'object' || df === null || typeof documents !== 'object' || documents === null) return undefined;
+  return {
+    commit: typeof raw['commit'] === 'string' ? raw['commit'] : null,
+    commits: raw['commits'],
+    averageLength: raw['averageLength'],
+    documentFrequency: new Map(Object.entries(df as Record<string, number>)),
+    documents: new Map(Object.entries(documents as Record<string, string>)),
+  };
 }

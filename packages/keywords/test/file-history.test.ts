@@ -51,5 +51,26 @@ describe('file history', () => {
     expect(fileHistoryScores(decoded, ['timeout'], ['lib/retry.rb'])).toEqual(fileHistoryScores(history, ['timeout'], ['lib/retry.rb']));
     expect(decodeFileHistory(new TextEncoder().encode('{"format":99}'))).toBeUndefined();
     expect(decodeFileHistory(new Uint8Array([0xff, 0x00, 0x7b]))).toBeUndefined();
+    expect(decodeFileHistory(new TextEncoder().encode('{"format":2,"commits":1,"averageLength":1}\nno-tab-here'))).toBeUndefined();
+  });
+
+  it('still reads the first encoding (one JSON document), as indexes written before keep it', () => {
+    const history = buildFileHistory(commits, { commit: 'abc' });
+    const json = JSON.stringify({
+      format: 1,
+      commit: history.commit,
+      commits: history.commits,
+      averageLength: history.averageLength,
+      documentFrequency: Object.fromEntries(history.documentFrequency),
+      documents: Object.fromEntries(history.documents),
+    });
+    expect(decodeFileHistory(new TextEncoder().encode(json))).toEqual(history);
+  });
+
+  it('leaves out paths that hold a tab or a line break, which no indexed file has', () => {
+    const history = buildFileHistory([{ message: 'retry on timeout', files: ['lib/retry.rb', '"lib/odd\\tname.rb"', 'lib/odd\tname.rb'] }]);
+    const decoded = decodeFileHistory(encodeFileHistory(history))!;
+    expect([...decoded.documents.keys()]).toEqual(['"lib/odd\\tname.rb"', 'lib/retry.rb']);
+    expect(decoded.documentFrequency).toEqual(history.documentFrequency);
   });
 });
