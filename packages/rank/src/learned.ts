@@ -227,29 +227,28 @@ const ownerOf = (qualifiedName: string): string => qualifiedName.slice(0, Math.m
 function relatedLexical(inputs: readonly RankInput[]): { owner: Float64Array; member: Float64Array; sibling: Float64Array } {
   let best = 1e-9;
   for (const input of inputs) best = Math.max(best, input.lexical ?? 0);
+  const values = inputs.map((input) => (input.lexical ?? 0) / best);
   const byName = new Map<string, number>();
   // The two best values among the members of each owner, so a candidate's best sibling is never itself.
   const topMembers = new Map<string, [number, number]>();
-  for (const input of inputs) {
-    const value = (input.lexical ?? 0) / best;
+  inputs.forEach((input, i) => {
+    const value = values[i]!;
     const name = input.node.qualifiedName;
     byName.set(name, Math.max(byName.get(name) ?? 0, value));
-    const owner = ownerOf(name);
-    const top = topMembers.get(owner);
-    if (!top) topMembers.set(owner, [value, 0]);
-    else if (value > top[0]) topMembers.set(owner, [value, top[0]]);
+    const top = topMembers.get(ownerOf(name));
+    if (!top) topMembers.set(ownerOf(name), [value, 0]);
+    else if (value > top[0]) topMembers.set(ownerOf(name), [value, top[0]]);
     else if (value > top[1]) top[1] = value;
-  }
+  });
   const owner = new Float64Array(inputs.length);
   const member = new Float64Array(inputs.length);
   const sibling = new Float64Array(inputs.length);
   inputs.forEach((input, i) => {
-    const value = (input.lexical ?? 0) / best;
     const name = input.node.qualifiedName;
     const top = topMembers.get(ownerOf(name))!;
     owner[i] = byName.get(ownerOf(name)) ?? 0;
     member[i] = topMembers.get(name)?.[0] ?? 0;
-    sibling[i] = top[0] === value ? top[1] : top[0];
+    sibling[i] = top[0] === values[i] ? top[1] : top[0];
   });
   return { owner, member, sibling };
 }
