@@ -120,6 +120,7 @@ function createPacker(config: CreateEngineOptions, options: EngineOptions) {
     const packed = packSymbols(ranked, {
       budget,
       strategy: options.pack.strategy,
+      rankedShare: options.pack.rankedShare,
       task,
       format,
       ...(config.tokenizer ? { tokenizer: config.tokenizer } : {}),

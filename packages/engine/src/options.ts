@@ -170,6 +170,11 @@ export interface EnginePackOptions {
   readonly prBudget: number;
   /** @default 'density' */
   readonly strategy: PackStrategy;
+  /**
+   * The density strategy's share of the budget filled in score order before density fills the
+   * rest (`@knowing/pack`'s `rankedShare`). @default 0.5
+   */
+  readonly rankedShare: number;
   /** Format whose cost the budget is measured in. @default 'xml' */
   readonly format: string;
 }
@@ -266,7 +271,7 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = deepFreeze({
   },
   hits: { enabled: true, limit: 200, iterations: 10 },
   ranking: {},
-  pack: { budget: 50_000, prBudget: 8_000, strategy: 'density', format: 'xml' },
+  pack: { budget: 50_000, prBudget: 8_000, strategy: 'density', rankedShare: 0.5, format: 'xml' },
   rankingModel: 'learned',
   prCutoff: 0.05,
   testScopeDepth: 3,

@@ -4,9 +4,10 @@ import { estimateTokens } from './tokens.js';
 import type { CostOptions, DensityOptions, FileGroupedOptions, PackSelection, ProximityOptions, StrategyOptions, TopKOptions } from './types.js';
 
 /** Defaults of the packing strategies. */
-export const DEFAULT_PACK_OPTIONS: Readonly<Required<Pick<TopKOptions, 'budget' | 'limit'>>> = Object.freeze({
+export const DEFAULT_PACK_OPTIONS: Readonly<Required<Pick<TopKOptions, 'budget' | 'limit'> & Pick<DensityOptions, 'rankedShare'>>> = Object.freeze({
   budget: 50_000,
   limit: Number.POSITIVE_INFINITY,
+  rankedShare: 0.5,
 });
 
 /**
@@ -110,34 +111,49 @@ function proximity(rwr: number, exponent: number): number {
 }
 
 /**
- * Density-ranked greedy knapsack: density = score / tokens × rwr^exponent, where the exponent
- * adapts to the phantom ratio (clamp(0.3 + 0.2 · ratio, 0.3, 0.7)) unless given. Candidates
- * are taken in density order (ties: higher score, then input order); one that does not fit
- * is skipped and smaller ones are still tried. The selection is returned best score first.
+ * Score order first, then a density-ranked greedy knapsack. The best-scored symbols are taken
+ * until `rankedShare` of the budget is used (each one that fits the budget): the ranker has
+ * already weighed graph proximity with every other evidence, and a symbol found by its text
+ * alone has no walk score, so density alone would drop the ranking's best answer for a pile of
+ * small neighbours of the seeds. The rest of the budget goes by density = score / tokens ×
+ * rwr^exponent, where the exponent adapts to the phantom ratio (clamp(0.3 + 0.2 · ratio, 0.3,
+ * 0.7)) unless given (ties: higher score, then input order); one that does not fit is skipped
+ * and smaller ones are still tried. The selection is returned best score first.
  *
  * @example
  * ```ts
  * const { symbols, tokensUsed } = packDensity(ranked, { budget: 8000 });
+ * packDensity(ranked, { budget: 8000, rankedShare: 0 }); // the pure density knapsack
  * ```
  */
 export function packDensity(candidates: readonly RankedSymbol[], options: DensityOptions = {}): PackSelection {
   const { budget, costs } = prepare(candidates, options);
+  const share = options.rankedShare ?? DEFAULT_PACK_OPTIONS.rankedShare;
+  if (!(share >= 0 && share <= 1)) throw invalid(`rankedShare must be between 0 and 1, got ${share}`);
   const exponent = resolveExponent(candidates, options);
+  const taken = new Uint8Array(candidates.length);
+  const picked: number[] = [];
+  let remaining = budget;
+  const take = (position: number): void => {
+    taken[position] = 1;
+    picked.push(position);
+    remaining -= costs[position]!;
+  };
+  if (share > 0) {
+    const lead = share * budget;
+    for (const position of byScore(candidates, candidates.map((_, i) => i))) {
+      if (budget - remaining >= lead) break;
+      if (costs[position]! <= remaining) take(position);
+    }
+  }
   const density = new Float64Array(candidates.length);
   for (let i = 0; i < candidates.length; i++) {
     const candidate = candidates[i]!;
     density[i] = (candidate.score / costs[i]!) * proximity(candidate.rwr, exponent);
   }
-  const order = candidates.map((_, i) => i);
+  const order = candidates.map((_, i) => i).filter((i) => taken[i] === 0);
   order.sort((a, b) => density[b]! - density[a]! || candidates[b]!.score - candidates[a]!.score || a - b);
-  const picked: number[] = [];
-  let remaining = budget;
-  for (const position of order) {
-    const cost = costs[position]!;
-    if (cost > remaining) continue;
-    picked.push(position);
-    remaining -= cost;
-  }
+  for (const position of order) if (costs[position]! <= remaining) take(position);
   return selection(candidates, picked, costs, budget);
 }
 

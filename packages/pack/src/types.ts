@@ -90,6 +90,13 @@ export interface DensityOptions extends StrategyOptions {
   readonly phantomRatio?: number;
   /** How the exponent adapts to the phantom ratio. */
   readonly proximity?: ProximityOptions;
+  /**
+   * Share of the budget filled in score order before density fills the rest: the best-ranked
+   * symbols are taken while the tokens taken are below `rankedShare × budget` (each one that
+   * fits the budget), so the ranking's first answers are never traded for many small
+   * neighbours close to the seeds. 0 is the pure density knapsack. @default 0.5
+   */
+  readonly rankedShare?: number;
 }
 
 /** Options of `packTopK`. */

@@ -18,7 +18,7 @@ describe('packSymbols', () => {
 
   it('dispatches to the chosen strategy', () => {
     const dense = [sym('big', { score: 0.9 }), sym('s1', { score: 0.6 }), sym('s2', { score: 0.5 })];
-    const options = { ...exactCosts({ big: 100, s1: 40, s2: 40 }), budget: 100 };
+    const options = { ...exactCosts({ big: 100, s1: 40, s2: 40 }), budget: 100, rankedShare: 0 };
     expect(names(packSymbols(dense, options).symbols)).toEqual(['s1', 's2']);
     expect(names(packSymbols(dense, { ...options, strategy: 'top-k' }).symbols)).toEqual(['big']);
     expect(names(packSymbols(dense, { ...options, strategy: 'file-grouped' }).symbols)).toEqual(['s1', 's2']);

@@ -15,10 +15,10 @@ function codeOf(fn: () => unknown): string | undefined {
 
 const totalScore = (selection: PackSelection) => selection.symbols.reduce((sum, s) => sum + s.score, 0);
 
-describe('packDensity', () => {
+describe('packDensity without a ranked share (the pure knapsack)', () => {
   // One big symbol with the best score, and small ones that together are worth more.
   const candidates = [sym('big', { score: 0.9 }), sym('small1', { score: 0.6 }), sym('small2', { score: 0.5 }), sym('tiny', { score: 0.1 })];
-  const costs = exactCosts({ big: 100, small1: 40, small2: 40, tiny: 30 });
+  const costs = { ...exactCosts({ big: 100, small1: 40, small2: 40, tiny: 30 }), rankedShare: 0 };
 
   it('prefers dense symbols to the score order', () => {
     const dense = packDensity(candidates, { ...costs, budget: 100 });
@@ -46,10 +46,47 @@ describe('packDensity', () => {
   it('weighs density by rwr^exponent', () => {
     // near: density 0.1; far: 0.2 × 0.1^e — ahead of near for e = 0.3, behind for e = 0.7.
     const pair = [sym('near', { score: 1, rwr: 1 }), sym('far', { score: 1, rwr: 0.1 })];
-    const options = { ...exactCosts({ near: 10, far: 5 }), budget: 10 };
+    const options = { ...exactCosts({ near: 10, far: 5 }), budget: 10, rankedShare: 0 };
     expect(names(packDensity(pair, { ...options, exponent: 0.3 }).symbols)).toEqual(['far']);
     expect(names(packDensity(pair, { ...options, exponent: 0.7 }).symbols)).toEqual(['near']);
     expect(names(packDensity(pair, { ...options, exponent: 0 }).symbols)).toEqual(['far']);
+  });
+});
+
+describe('packDensity with a ranked share', () => {
+  it('keeps the best-scored symbol that density alone would trade for smaller ones', () => {
+    const candidates = [sym('big', { score: 0.9 }), sym('small1', { score: 0.6 }), sym('small2', { score: 0.5 })];
+    const options = { ...exactCosts({ big: 100, small1: 40, small2: 40 }), budget: 100 };
+    expect(names(packDensity(candidates, { ...options, rankedShare: 0 }).symbols)).toEqual(['small1', 'small2']);
+    expect(names(packDensity(candidates, options).symbols)).toEqual(['big']);
+  });
+
+  it('packs a symbol the walk never reached when it ranks first', () => {
+    // Found by its text alone: no walk score, so its density is 0 whatever its rank.
+    const pair = [sym('textual', { score: 1, rwr: 0 }), sym('neighbour', { score: 0.5, rwr: 1 })];
+    const options = { ...exactCosts({ textual: 10, neighbour: 10 }), budget: 10 };
+    expect(names(packDensity(pair, { ...options, rankedShare: 0 }).symbols)).toEqual(['neighbour']);
+    expect(names(packDensity(pair, options).symbols)).toEqual(['textual']);
+  });
+
+  it('follows the score order up to its share of the budget, then density', () => {
+    const candidates = [sym('a', { score: 0.9 }), sym('b', { score: 0.8 }), sym('c', { score: 0.7 }), sym('d', { score: 0.6 })];
+    const options = { ...exactCosts({ a: 10, b: 10, c: 20, d: 5 }), budget: 40 };
+    // Half of 40: a and b in score order; then d (0.12 per token) before c (0.035), and c no longer fits.
+    expect(names(packDensity(candidates, { ...options, rankedShare: 0.5 }).symbols)).toEqual(['a', 'b', 'd']);
+    expect(names(packDensity(candidates, { ...options, rankedShare: 1 }).symbols)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('skips a best-scored symbol larger than the whole budget and goes on in score order', () => {
+    const candidates = [sym('huge', { score: 0.9 }), sym('b', { score: 0.8 }), sym('c', { score: 0.1 })];
+    const selection = packDensity(candidates, { ...exactCosts({ huge: 500, b: 30, c: 10 }), budget: 100, rankedShare: 0.2 });
+    expect(names(selection.symbols)).toEqual(['b', 'c']);
+    expect(selection.tokensUsed).toBe(40);
+  });
+
+  it('rejects a share outside [0, 1]', () => {
+    const one = [sym('a', { score: 1 })];
+    for (const rankedShare of [-0.1, 1.5, Number.NaN]) expect(codeOf(() => packDensity(one, { budget: 10, rankedShare }))).toBe(ErrorCode.InvalidArgument);
   });
 });
 
@@ -76,7 +113,7 @@ describe('proximity exponent adaptation', () => {
     const pair = [sym('near', { score: 1, rwr: 1 }), sym('far', { score: 1, rwr: 0.1 })];
     // Phantoms too big to ever fit, so they only move the exponent.
     const phantoms = [1, 2, 3, 4].map((i) => sym(`p${i}`, { score: 0.01, external: true }));
-    const options = { ...exactCosts({ near: 10, far: 5, p1: 99, p2: 99, p3: 99, p4: 99 }), budget: 10 };
+    const options = { ...exactCosts({ near: 10, far: 5, p1: 99, p2: 99, p3: 99, p4: 99 }), budget: 10, rankedShare: 0 };
     expect(names(packDensity(pair, options).symbols)).toEqual(['far']); // ratio 0 → 0.3
     expect(names(packDensity([...pair, ...phantoms], options).symbols)).toEqual(['near']); // ratio 2 → 0.7
     expect(names(packDensity(pair, { ...options, phantomRatio: 2 }).symbols)).toEqual(['near']);
