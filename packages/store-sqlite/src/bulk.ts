@@ -1,4 +1,4 @@
-import { packageOf, type FileWrite, type GraphEdge, type GraphNode, type GraphOutline, type LexicalDocument, type OwnedEdges, type Provenance } from '@knowing/graph';
+import { packageOf, type FileWrite, type GraphEdge, type GraphNode, type GraphOutline, type LexicalDocument, type NodeKind, type OwnedEdges, type Provenance } from '@knowing/graph';
 import { DirtyGroups, EDGE_WIDTH, FILE_OWNER, PASS_OWNER } from './batch.js';
 import { asciiLower } from '@knowing/graph/store-kit';
 import { fileTextOf, ftsRowOf, type FileText } from './text.js';
@@ -160,7 +160,7 @@ export function planBulkLoad(
     nodeCount: kept.length,
     chunks,
     edges,
-    outline: () => outlineOf(kept, edges),
+    outline: outlineFrom(kept, edges),
     dirty,
     nodesWritten,
     nodesInserted,
@@ -170,14 +170,32 @@ export function planBulkLoad(
   };
 }
 
-/** The outline of a graph made of `kept` (ascending seq) and the edge rows `edges` alone. */
-function outlineOf(kept: readonly PlannedNode[], edges: readonly unknown[]): GraphOutline {
+/**
+ * How to build the outline of a graph made of `kept` (ascending seq) and the edge rows `edges`
+ * alone. It keeps only what the outline reads of the nodes (their ids and kinds, and two flags):
+ * not the planned nodes, which hold every document's text until the store lets it go.
+ */
+function outlineFrom(kept: readonly PlannedNode[], edges: readonly unknown[]): () => GraphOutline {
+  const seqs = kept.map((planned) => planned.seq);
+  const ids = kept.map((planned) => planned.node.id);
+  const kinds = kept.map((planned) => planned.node.kind);
+  const flags = Uint8Array.from(kept, ({ node }) => (node.isTest === true ? 1 : 0) | (node.external === true ? 2 : 0));
+  return () => outlineOf(seqs, ids, kinds, flags, edges);
+}
+
+function outlineOf(
+  seqs: readonly number[],
+  ids: readonly string[],
+  kinds: readonly NodeKind[],
+  flags: Uint8Array,
+  edges: readonly unknown[],
+): GraphOutline {
   const idOf = new Map<number, string>();
   const place = new Map<number, number>();
-  const nodes = kept.map(({ seq, node }, i) => {
-    idOf.set(seq, node.id);
+  const nodes = seqs.map((seq, i) => {
+    idOf.set(seq, ids[i]!);
     place.set(seq, i);
-    return { id: node.id, kind: node.kind, isTest: node.isTest === true, external: node.external === true };
+    return { id: ids[i]!, kind: kinds[i]!, isTest: (flags[i]! & 1) !== 0, external: (flags[i]! & 2) !== 0 };
   });
   // Rows by source (a pass per source bucket), then by type and target within each source: the
   // order of the edges primary key. Types compare as SQLite's BINARY collation does, by UTF-8 bytes.
