@@ -31,6 +31,7 @@ export type {
   LexicalSearch,
   Note,
   NoteStore,
+  NoteWrite,
   FeedbackRecord,
   FeedbackTally,
   FeedbackStore,

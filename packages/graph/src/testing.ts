@@ -861,6 +861,24 @@ function describeNotes(suite: ContractSuite): void {
       expect(await store.getNote('rwr:b')).toBeDefined();
       expect(await store.getNote('adj')).toBeDefined();
     });
+
+    suite.test('putNotes (when offered) writes each note as putNote would, a later one of a key winning', async ({ store }) => {
+      if (!store.putNotes) return;
+      await store.putNote('n:kept', 'extraction', new Uint8Array([1]));
+      await store.putNotes([
+        { key: 'n:a', kind: 'extraction', value: new Uint8Array([1, 2]) },
+        { key: 'n:b', kind: 'adjacency', value: new Uint8Array([3]), snapshot: 'snap1' },
+        { key: 'n:a', kind: 'extraction', value: new Uint8Array([4]), snapshot: null },
+      ]);
+      await store.putNotes([]);
+      const a = await store.getNote('n:a');
+      expect(a && { kind: a.kind, value: Array.from(a.value), snapshot: a.snapshot }).toEqual({ kind: 'extraction', value: [4], snapshot: null });
+      const b = await store.getNote('n:b');
+      expect(b && { kind: b.kind, value: Array.from(b.value), snapshot: b.snapshot }).toEqual({ kind: 'adjacency', value: [3], snapshot: 'snap1' });
+      expect(typeof b?.updatedAt).toBe('number');
+      expect(Array.from((await store.getNote('n:kept'))!.value)).toEqual([1]);
+      expect(await store.deleteNotes({ keyPrefix: 'n:' })).toBe(3);
+    });
   });
 }
 

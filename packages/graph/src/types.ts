@@ -386,10 +386,33 @@ export interface Note {
   readonly updatedAt: number;
 }
 
+/** One note to write with {@link NoteStore.putNotes}: what `putNote` takes. */
+export interface NoteWrite {
+  readonly key: string;
+  readonly kind: string;
+  readonly value: Uint8Array;
+  /** @default null */
+  readonly snapshot?: string | null;
+}
+
 /** Key-value blobs: caches, adjacency, communities, per-file extraction state. */
 export interface NoteStore {
   getNote(key: string): Promise<Note | undefined>;
   putNote(key: string, kind: string, value: Uint8Array, snapshot?: string | null): Promise<void>;
+  /**
+   * Write several notes as `putNote` would, one after another (a later note of a key replaces
+   * an earlier one). Optional: a store that commits every write on its own offers it to commit
+   * many at once (SQLite, where the extraction notes of a first index cost a commit per file);
+   * callers fall back to `putNote`.
+   *
+   * @example
+   * ```ts
+   * const notes = [{ key: 'extraction:a.py', kind: 'extraction', value: encoded }];
+   * if (store.putNotes) await store.putNotes(notes);
+   * else for (const note of notes) await store.putNote(note.key, note.kind, note.value, note.snapshot);
+   * ```
+   */
+  putNotes?(notes: readonly NoteWrite[]): Promise<void>;
   deleteNote(key: string): Promise<boolean>;
   /** Delete notes of a kind (and key prefix); returns how many went. */
   deleteNotes(filter: { readonly kind?: string; readonly keyPrefix?: string }): Promise<number>;

@@ -16,6 +16,8 @@ import type { DiscoveredFile, Discovery, KnownFileState, SkipReason } from './di
 import { emptyExtraction, extractFile, moduleVersion } from './extract.js';
 import type { ExtractResult, ExtractTask } from './extract.js';
 import { createLanguageRegistry } from './languages/registry.js';
+import { createNoteBatch } from './note-batch.js';
+import type { NoteBatch } from './note-batch.js';
 import { LEXICAL_VERSION, lexicalDocuments } from './lexical.js';
 import { readSourceText } from './lexical-task.js';
 import type { LexicalResult, LexicalTask } from './lexical-task.js';
@@ -213,7 +215,9 @@ async function startRun(options: IndexOptions) {
   const previousRecords: ReadonlyMap<string, { readonly contentHash: string; readonly indexedAt: number; readonly syntaxErrors: number }> =
     stateFiles ?? new Map((await store.listFiles()).map((record) => [record.path, record]));
 
-  const accept = (entry: Entry, result: ExtractResult): Promise<void> => acceptParsed(store, entry, result, warnings);
+  // Extraction notes go to the store a batch at a time (see createNoteBatch), after each parse.
+  const notes = createNoteBatch(store);
+  const accept = (entry: Entry, result: ExtractResult): Promise<void> => acceptParsed(notes, entry, result, warnings);
   const startPool = (size: number): ParserPool | undefined => startParserPool(size, settings.fileTimeoutMs);
   return {
     started,
@@ -234,6 +238,7 @@ async function startRun(options: IndexOptions) {
     state,
     stateFiles,
     previousRecords,
+    notes,
     accept,
     startPool,
   };
@@ -312,9 +317,7 @@ async function parseChanged(run: Run, discovery: Discovery, early: ParserPool | 
     toParse.push(entry);
   }
   // The early pool is its caller's to close (see discoverAndParse).
-  const parser = await parseAll(toParse, run.settings, run.progress, run.signal, run.checkpoint, run.accept, (size) =>
-    early?.size === size ? { ...early, closedByCaller: true } : run.startPool(size),
-  );
+  const parser = await parseAndSave(run, toParse, (size) => (early?.size === size ? { ...early, closedByCaller: true } : run.startPool(size)));
   run.warnings.push(...parser.warnings);
   return { parseStarted, entries, deleted, added, parser };
 }
@@ -368,7 +371,7 @@ async function projectOfAllFiles(run: Run, scan: Scan, allPaths: readonly string
     await run.checkpoint();
     if (!entry.extraction && !(await loadCachedExtraction(run.store, entry))) missing.push(entry);
   }
-  if (missing.length > 0) run.warnings.push(...(await parseAll(missing, run.settings, run.progress, run.signal, run.checkpoint, run.accept, run.startPool)).warnings);
+  if (missing.length > 0) run.warnings.push(...(await parseAndSave(run, missing, run.startPool)).warnings);
   for (const entry of entries) entry.table = tableOf(entry.extraction!);
   return new Project(run.repoId, entries.map((e) => ({ path: e.file.path, extraction: e.extraction!, language: e.module })), { allPaths, ...(goModulePath ? { goModulePath } : {}) });
 }
@@ -656,15 +659,31 @@ function summarize(run: Run, scan: Scan, resolution: Resolution, diff: Diff, bat
   };
 }
 
+/**
+ * parseAll, then the extraction notes of the files it parsed are written, also of those it
+ * parsed before it failed or was stopped (a run killed after parsing reuses them).
+ */
+async function parseAndSave(run: Run, toParse: readonly Entry[], startPool: (size: number) => ParserPool | undefined): Promise<ParseOutcome> {
+  let outcome: ParseOutcome;
+  try {
+    outcome = await parseAll(toParse, run.settings, run.progress, run.signal, run.checkpoint, run.accept, startPool);
+  } catch (error) {
+    await run.notes.flush().catch(() => {});
+    throw error;
+  }
+  await run.notes.flush();
+  return outcome;
+}
+
 /** Take one parse result into its entry, and cache it as a note when it is good. */
-async function acceptParsed(store: GraphStore, entry: Entry, result: ExtractResult, warnings: string[]): Promise<void> {
+async function acceptParsed(notes: NoteBatch, entry: Entry, result: ExtractResult, warnings: string[]): Promise<void> {
   entry.extraction = result.extraction ?? decodeExtraction(result.encoded)?.extraction ?? emptyExtraction(entry.file.path, entry.module.id);
   entry.contentHash = result.contentHash || entry.file.contentHash;
   entry.sizeBytes = result.sizeBytes || entry.file.sizeBytes;
   entry.parsedNow = true;
   entry.failed = !result.cacheable;
   if (result.warning) warnings.push(result.warning);
-  if (result.cacheable) await store.putNote(extractionKey(entry.file.path), EXTRACTION_NOTE, result.encoded, null);
+  if (result.cacheable) await notes.put({ key: extractionKey(entry.file.path), kind: EXTRACTION_NOTE, value: result.encoded, snapshot: null });
 }
 
 /** Fill `entry` from its extraction note when the note was written for this content. */

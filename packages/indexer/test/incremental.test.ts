@@ -187,6 +187,43 @@ describe('incremental re-index', () => {
     await expectSameAsFullIndex(store);
   });
 
+  it('writes the extraction notes of a parse in one putNotes call when the store offers it, and the same notes as without it', async () => {
+    const batches: string[][] = [];
+    const plain = createMemoryStore();
+    const batching: GraphStore = Object.create(createMemoryStore(), {
+      putNotes: {
+        value: async function (this: GraphStore, notes: readonly { key: string; kind: string; value: Uint8Array; snapshot?: string | null }[]) {
+          batches.push(notes.map((note) => note.key));
+          for (const note of notes) await this.putNote(note.key, note.kind, note.value, note.snapshot ?? null);
+        },
+      },
+    });
+    await index(plain);
+    await index(batching);
+    expect(batches).toHaveLength(1);
+    expect(batches[0]).toHaveLength(8);
+    for (const key of batches[0]!) {
+      expect(key).toMatch(/^extraction:/);
+      expect(Array.from((await batching.getNote(key))!.value)).toEqual(Array.from((await plain.getNote(key))!.value));
+    }
+  });
+
+  it('keeps the extractions a run parsed before it was stopped, so the next run does not parse them again', async () => {
+    const store = createMemoryStore();
+    const controller = new AbortController();
+    let parsed = 0;
+    await expect(
+      index(store, { signal: controller.signal, onProgress: (event) => event.phase === 'parse' && event.path !== undefined && ++parsed === 3 && controller.abort() }),
+    ).rejects.toThrow();
+    const files = (await readdir(root, { recursive: true })).filter((file) => file.endsWith('.py')).map((file) => file.split(path.sep).join('/'));
+    const kept: string[] = [];
+    for (const file of files) if (await store.getNote(`extraction:${file}`)) kept.push(file);
+    expect(kept).toHaveLength(3);
+    expect(await store.counts()).toMatchObject({ nodes: 0 });
+    expect((await index(store)).files).toMatchObject({ discovered: files.length, parsed: files.length - 3 });
+    await expectSameAsFullIndex(store);
+  });
+
   it('told which indexed files a watcher saw change, looks at them alone and writes what a walk would', async () => {
     const store = createMemoryStore();
     await index(store);

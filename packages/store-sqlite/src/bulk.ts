@@ -1,4 +1,4 @@
-import { packageOf, type FileWrite, type GraphEdge, type GraphNode, type LexicalDocument, type OwnedEdges } from '@knowing/graph';
+import { packageOf, type FileWrite, type GraphEdge, type GraphNode, type GraphOutline, type LexicalDocument, type NodeKind, type OwnedEdges, type Provenance } from '@knowing/graph';
 import { DirtyGroups, EDGE_WIDTH, FILE_OWNER, PASS_OWNER } from './batch.js';
 import { asciiLower } from '@knowing/graph/store-kit';
 import { fileTextOf, ftsRowOf, type FileText } from './text.js';
@@ -21,6 +21,11 @@ export interface BulkLoad {
   chunks(size: number): Generator<{ readonly nodes: unknown[]; readonly text: unknown[]; readonly lexical: unknown[] }>;
   /** `edges` rows (EDGE_WIDTH values each), one per (src, type, dst). */
   readonly edges: unknown[];
+  /**
+   * What graphOutline() reads back once these rows are the whole graph: nodes by seq, edges by
+   * (src, type, dst) as the primary key orders them. Built when called, from the plan.
+   */
+  outline(): GraphOutline;
   readonly dirty: DirtyGroups;
   readonly nodesWritten: number;
   readonly nodesInserted: number;
@@ -155,6 +160,7 @@ export function planBulkLoad(
     nodeCount: kept.length,
     chunks,
     edges,
+    outline: outlineFrom(kept, edges),
     dirty,
     nodesWritten,
     nodesInserted,
@@ -162,6 +168,63 @@ export function planBulkLoad(
     edgesWritten,
     edgesInserted: edges.length / EDGE_WIDTH,
   };
+}
+
+/**
+ * How to build the outline of a graph made of `kept` (ascending seq) and the edge rows `edges`
+ * alone. It keeps only what the outline reads of the nodes (their ids and kinds, and two flags):
+ * not the planned nodes, which hold every document's text until the store lets it go.
+ */
+function outlineFrom(kept: readonly PlannedNode[], edges: readonly unknown[]): () => GraphOutline {
+  const seqs = kept.map((planned) => planned.seq);
+  const ids = kept.map((planned) => planned.node.id);
+  const kinds = kept.map((planned) => planned.node.kind);
+  const flags = Uint8Array.from(kept, ({ node }) => (node.isTest === true ? 1 : 0) | (node.external === true ? 2 : 0));
+  return () => outlineOf(seqs, ids, kinds, flags, edges);
+}
+
+function outlineOf(
+  seqs: readonly number[],
+  ids: readonly string[],
+  kinds: readonly NodeKind[],
+  flags: Uint8Array,
+  edges: readonly unknown[],
+): GraphOutline {
+  const idOf = new Map<number, string>();
+  const place = new Map<number, number>();
+  const nodes = seqs.map((seq, i) => {
+    idOf.set(seq, ids[i]!);
+    place.set(seq, i);
+    return { id: ids[i]!, kind: kinds[i]!, isTest: (flags[i]! & 1) !== 0, external: (flags[i]! & 2) !== 0 };
+  });
+  // Rows by source (a pass per source bucket), then by type and target within each source: the
+  // order of the edges primary key. Types compare as SQLite's BINARY collation does, by UTF-8 bytes.
+  const count = edges.length / EDGE_WIDTH;
+  const typeNames = [...new Set(Array.from({ length: count }, (_, i) => edges[i * EDGE_WIDTH + 1] as string))];
+  typeNames.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const typeRank = new Map(typeNames.map((type, rank) => [type, rank]));
+  const start = new Int32Array(nodes.length + 1);
+  const sourceOf = new Int32Array(count);
+  for (let i = 0; i < count; i++) start[(sourceOf[i] = place.get(edges[i * EDGE_WIDTH] as number)!) + 1]!++;
+  for (let n = 0; n < nodes.length; n++) start[n + 1]! += start[n]!;
+  const order = new Int32Array(count);
+  const next = start.slice(0, nodes.length);
+  for (let i = 0; i < count; i++) order[next[sourceOf[i]!]!++] = i;
+  const byTypeThenTarget = (i: number, j: number): number =>
+    typeRank.get(edges[i * EDGE_WIDTH + 1] as string)! - typeRank.get(edges[j * EDGE_WIDTH + 1] as string)! ||
+    (edges[i * EDGE_WIDTH + 2] as number) - (edges[j * EDGE_WIDTH + 2] as number);
+  for (let n = 0; n < nodes.length; n++) if (start[n + 1]! - start[n]! > 1) order.subarray(start[n]!, start[n + 1]!).sort(byTypeThenTarget);
+  const outlineEdges = Array.from(order, (i) => {
+    const at = i * EDGE_WIDTH;
+    return {
+      source: idOf.get(edges[at] as number)!,
+      target: idOf.get(edges[at + 2] as number)!,
+      type: edges[at + 1] as string,
+      provenance: edges[at + 4] as Provenance,
+      confidence: edges[at + 3] as number,
+    };
+  });
+  return { nodes, edges: outlineEdges };
 }
 
 /**

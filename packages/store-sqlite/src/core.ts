@@ -22,6 +22,8 @@ export interface StoreCore {
   run<T>(action: string, fn: () => T): Promise<T>;
   /** The batch writer, or a `STORE_READ_ONLY` error naming `action`. */
   writable(action: string): BatchWriter;
+  /** The batch writer, undefined when the store is read-only. */
+  readonly writer: BatchWriter | undefined;
 }
 
 /** The core of a store opened on `opened`; `writer` is undefined when it is read-only. */
@@ -34,6 +36,7 @@ export function storeCore(opened: OpenDatabase, settings: StoreSettings, writer:
     ctx: { path, busyTimeoutMs: settings.busyTimeoutMs },
     writtenBy: opened.writtenBy,
     closed: false,
+    writer,
     run<T>(action: string, fn: () => T): Promise<T> {
       try {
         if (core.closed) {

@@ -5,6 +5,7 @@ import { ErrorCode } from '@knowing/graph';
 import { corruptHint, startOver, storeError, translateError, type ErrorContext } from './errors.js';
 import { canReadPrivateCopy, createWhole, openPrivateCopy, refuseNonIndexFile } from './files.js';
 import { readWrittenBy } from './meta.js';
+import { createLatestSchema, isEmptyDatabase } from './schema.js';
 import { KNOWING_APPLICATION_ID, SCHEMA_VERSION, thisBuild } from './version.js';
 
 /** Resolved, validated options of one open. */
@@ -180,8 +181,7 @@ export async function openDatabase(settings: OpenSettings): Promise<OpenDatabase
     try {
       await createWhole(path, driverOptions(settings), async (db) => {
         applyPragmas(db, settings);
-        const { migrate } = await import('./migrations.js');
-        await migrate(db);
+        await migrateToLatest(db);
       });
     } catch (error) {
       throw translateError(error, ctx, 'creating the database');
@@ -251,14 +251,21 @@ async function prepare(db: Database.Database, path: string, settings: OpenSettin
   const header = readHeader(db);
   const needsMigration = classify(header, path, settings.readonly, db);
   applyPragmas(db, settings);
-  if (needsMigration) {
-    // kysely (≈280 modules, most of a query process's start-up) is loaded only here: a
-    // current file is recognised from its header pragmas alone.
-    const { migrate } = await import('./migrations.js');
-    await migrate(db);
-  }
+  if (needsMigration) await migrateToLatest(db);
   const schemaVersion = db.pragma('user_version', { simple: true }) as number;
   return { db, path, schemaVersion, writtenBy: readWrittenBy(db) };
+}
+
+/**
+ * Bring a connection to the latest schema. kysely (≈280 modules, most of a query process's
+ * start-up) is loaded only to migrate a file an older build wrote: a current file is
+ * recognised from its header pragmas alone, and an empty one gets the latest schema's
+ * statements directly (see schema.ts).
+ */
+async function migrateToLatest(db: Database.Database): Promise<void> {
+  if (isEmptyDatabase(db) && createLatestSchema(db)) return;
+  const { migrate } = await import('./migrations.js');
+  await migrate(db);
 }
 
 /** SQLite's ways of saying a read-only connection could not set up WAL's shared memory. */

@@ -215,7 +215,7 @@ export function edgeReads({ db, run }: StoreCore): Pick<SqliteGraphStore, 'edges
 }
 
 /** Every node and every edge: paged streams and the compact outline. */
-export function graphScans({ db, run }: StoreCore): Pick<SqliteGraphStore, 'allNodes' | 'allEdges' | 'graphOutline'> {
+export function graphScans({ db, run, writer }: StoreCore): Pick<SqliteGraphStore, 'allNodes' | 'allEdges' | 'graphOutline'> {
   const st = {
     nodesPage: db.prepare(`SELECT ${NODE_COLUMNS} FROM nodes n WHERE n.seq > ? ORDER BY n.seq LIMIT ?`),
     outlineNodes: db.prepare('SELECT seq, id, kind, is_test, external FROM nodes ORDER BY seq').raw(),
@@ -247,6 +247,9 @@ export function graphScans({ db, run }: StoreCore): Pick<SqliteGraphStore, 'allN
 
     graphOutline: () =>
       run('graphOutline', (): GraphOutline => {
+        // Right after a first index, the rows this connection just wrote, without reading them back.
+        const loaded = writer?.takeLoadedOutline();
+        if (loaded !== undefined) return loaded;
         const idOf = new Map<number, NodeId>();
         const nodes = (st.outlineNodes.all() as [number, NodeId, NodeKind, number, number][]).map(([seq, id, kind, isTest, external]) => {
           idOf.set(seq, id);

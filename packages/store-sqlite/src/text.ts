@@ -102,6 +102,34 @@ export function identifierParts(word: string, minLength = MIN_PART): string[] {
   return out;
 }
 
+/**
+ * The parts of words already split ({@link identifierParts}): a repository repeats its
+ * identifiers in names, qualified names, signatures and docs, and a first index expands four
+ * texts of every symbol. Bounded like the stem memo of the lexical terms.
+ */
+const PARTS = new Map<string, readonly string[]>();
+const PARTS_MEMO_LIMIT = 100_000;
+
+/**
+ * What pushParts(word, MIN_PART, seen, out) appends, with `word` already in `seen`: its parts
+ * not seen yet, in order. The memo holds the parts without the word itself and without repeats,
+ * which the same filter against `seen` then skips as pushParts would.
+ */
+function appendParts(word: string, seen: Set<string>, out: string[]): void {
+  let parts = PARTS.get(word);
+  if (parts === undefined) {
+    parts = identifierParts(word);
+    if (PARTS.size >= PARTS_MEMO_LIMIT) PARTS.clear();
+    PARTS.set(word, parts);
+  }
+  for (const part of parts) {
+    if (!seen.has(part)) {
+      seen.add(part);
+      out.push(part);
+    }
+  }
+}
+
 const NON_ASCII = /[^\x00-\x7f]/;
 const ASCII_SPLITTABLE = /_|[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
 /** A whole ASCII word (letters, digits, '_') that contains a split point. */
@@ -123,7 +151,7 @@ export function expandIdentifiers(text: string): string {
       const word = match[0];
       if (seen.has(word)) continue;
       seen.add(word);
-      pushParts(word, MIN_PART, seen, (extras ??= []));
+      appendParts(word, seen, (extras ??= []));
     }
     return extras === undefined || extras.length === 0 ? text : `${text} ${extras.join(' ')}`;
   }
@@ -161,7 +189,7 @@ function expandScanning(text: string): string {
     seen ??= new Set();
     if (seen.has(word)) continue;
     seen.add(word);
-    pushParts(word, MIN_PART, seen, (extras ??= []));
+    appendParts(word, seen, (extras ??= []));
   }
   return extras === undefined || extras.length === 0 ? text : `${text} ${extras.join(' ')}`;
 }

@@ -4,7 +4,8 @@ import { storeError } from './errors.js';
 /**
  * Boundary checks of a WriteBatch, so a producer bug fails with a message naming the item
  * instead of a constraint error from deep inside a transaction (or silently bad rows).
- * Kept to cheap typeof checks: the batch may hold a million rows.
+ * Kept to cheap typeof checks: the batch may hold a million rows, so an item's place
+ * (`batch.files[3].edges[17]`) is spelled out only when it fails.
  */
 export function validateBatch(batch: WriteBatch, path: string): void {
   const fail = (where: string, problem: string): never => {
@@ -32,30 +33,29 @@ export function validateBatch(batch: WriteBatch, path: string): void {
     if (!isCount(file.sizeBytes)) fail(`${at}.file.sizeBytes`, 'is not a non-negative integer');
     if (!Number.isFinite(file.indexedAt)) fail(`${at}.file.indexedAt`, 'is not a finite number');
     if (!isCount(file.syntaxErrors)) fail(`${at}.file.syntaxErrors`, 'is not a non-negative integer');
-    list(write.nodes, `${at}.nodes`).forEach((n, j) => {
-      const node = n as GraphNode;
-      const where = `${at}.nodes[${j}]`;
-      checkNode(node, where, fail);
-      if (node.external) fail(where, `(${node.qualifiedName}) is external; send external placeholders in batch.externalNodes`);
+    const nodes = list(write.nodes, `${at}.nodes`);
+    for (let j = 0; j < nodes.length; j++) {
+      const node = nodes[j] as GraphNode;
+      checkNode(node, `${at}.nodes`, j, fail);
+      if (node.external) fail(`${at}.nodes[${j}]`, `(${node.qualifiedName}) is external; send external placeholders in batch.externalNodes`);
       if (node.file !== file.path) {
-        fail(where, `(${node.qualifiedName}) has file '${node.file}' but is written with file '${file.path}'; a FileWrite's nodes must belong to its file`);
+        fail(`${at}.nodes[${j}]`, `(${node.qualifiedName}) has file '${node.file}' but is written with file '${file.path}'; a FileWrite's nodes must belong to its file`);
       }
-    });
-    list(write.edges, `${at}.edges`).forEach((e, j) => checkEdge(e as GraphEdge, `${at}.edges[${j}]`, fail));
+    }
+    checkEdges(list(write.edges, `${at}.edges`), `${at}.edges`, fail);
   });
 
   list(batch.ownedEdges, 'batch.ownedEdges').forEach((o, i) => {
     const owned = o as { owner?: unknown; edges?: unknown };
     const at = `batch.ownedEdges[${i}]`;
     if (typeof owned?.owner !== 'string' || owned.owner.length === 0) fail(`${at}.owner`, 'is not a non-empty string');
-    list(owned.edges, `${at}.edges`).forEach((e, j) => checkEdge(e as GraphEdge, `${at}.edges[${j}]`, fail));
+    checkEdges(list(owned.edges, `${at}.edges`), `${at}.edges`, fail);
   });
 
   list(batch.externalNodes, 'batch.externalNodes').forEach((n, i) => {
     const node = n as GraphNode;
-    const where = `batch.externalNodes[${i}]`;
-    checkNode(node, where, fail);
-    if (!node.external) fail(where, `(${node.qualifiedName}) is not marked external; send it in the FileWrite of its file`);
+    checkNode(node, 'batch.externalNodes', i, fail);
+    if (!node.external) fail(`batch.externalNodes[${i}]`, `(${node.qualifiedName}) is not marked external; send it in the FileWrite of its file`);
   });
 
   if (batch.repo !== undefined) {
@@ -90,26 +90,45 @@ function checkPath(path: unknown, where: string, fail: Fail): void {
   }
 }
 
-function checkNode(node: GraphNode, where: string, fail: Fail): void {
-  if (typeof node !== 'object' || node === null) fail(where, 'is not a node');
-  if (typeof node.id !== 'string' || node.id.length === 0) fail(`${where}.id`, 'is not a non-empty string');
-  if (typeof node.name !== 'string') fail(`${where}.name`, 'is not a string');
-  if (typeof node.qualifiedName !== 'string') fail(`${where}.qualifiedName`, 'is not a string');
-  if (typeof node.kind !== 'string' || node.kind.length === 0) fail(`${where}.kind`, 'is not a non-empty string');
-  if (typeof node.language !== 'string') fail(`${where}.language`, 'is not a string');
-  if (typeof node.file !== 'string') fail(`${where}.file`, 'is not a string');
-  if (!isCount(node.startLine) || !isCount(node.endLine)) fail(`${where} (${node.qualifiedName})`, 'has lines that are not non-negative integers');
-  if (typeof node.signature !== 'string' || typeof node.doc !== 'string') fail(`${where} (${node.qualifiedName})`, 'has a non-string signature or doc');
-  if (typeof node.isTest !== 'boolean' || typeof node.external !== 'boolean') fail(`${where} (${node.qualifiedName})`, 'has non-boolean isTest or external');
+/** What is wrong with an item: what to append to its place, and the problem. */
+type Problem = readonly [field: string, problem: string];
+
+/** Checks of the node at `list[index]`. */
+function checkNode(node: GraphNode, list: string, index: number, fail: Fail): void {
+  const problem = nodeProblem(node);
+  if (problem !== undefined) fail(`${list}[${index}]${problem[0]}`, problem[1]);
 }
 
-function checkEdge(edge: GraphEdge, where: string, fail: Fail): void {
-  if (typeof edge !== 'object' || edge === null) fail(where, 'is not an edge');
-  if (typeof edge.source !== 'string' || typeof edge.target !== 'string') fail(where, 'has a non-string source or target');
-  if (typeof edge.type !== 'string' || edge.type.length === 0) fail(`${where}.type`, 'is not a non-empty string');
-  if (typeof edge.confidence !== 'number' || !(edge.confidence >= 0 && edge.confidence <= 1)) {
-    fail(`${where}.confidence`, `(${String(edge.confidence)}) is not a number in 0..1`);
+function nodeProblem(node: GraphNode): Problem | undefined {
+  if (typeof node !== 'object' || node === null) return ['', 'is not a node'];
+  if (typeof node.id !== 'string' || node.id.length === 0) return ['.id', 'is not a non-empty string'];
+  if (typeof node.name !== 'string') return ['.name', 'is not a string'];
+  if (typeof node.qualifiedName !== 'string') return ['.qualifiedName', 'is not a string'];
+  if (typeof node.kind !== 'string' || node.kind.length === 0) return ['.kind', 'is not a non-empty string'];
+  if (typeof node.language !== 'string') return ['.language', 'is not a string'];
+  if (typeof node.file !== 'string') return ['.file', 'is not a string'];
+  if (!isCount(node.startLine) || !isCount(node.endLine)) return [` (${node.qualifiedName})`, 'has lines that are not non-negative integers'];
+  if (typeof node.signature !== 'string' || typeof node.doc !== 'string') return [` (${node.qualifiedName})`, 'has a non-string signature or doc'];
+  if (typeof node.isTest !== 'boolean' || typeof node.external !== 'boolean') return [` (${node.qualifiedName})`, 'has non-boolean isTest or external'];
+  return undefined;
+}
+
+/** Checks of the edges of `list`. */
+function checkEdges(edges: readonly unknown[], list: string, fail: Fail): void {
+  for (let j = 0; j < edges.length; j++) {
+    const problem = edgeProblem(edges[j] as GraphEdge);
+    if (problem !== undefined) fail(`${list}[${j}]${problem[0]}`, problem[1]);
   }
-  if (typeof edge.provenance !== 'string') fail(`${where}.provenance`, 'is not a string');
-  if (edge.line !== undefined && !isCount(edge.line)) fail(`${where}.line`, 'is not a non-negative integer');
+}
+
+function edgeProblem(edge: GraphEdge): Problem | undefined {
+  if (typeof edge !== 'object' || edge === null) return ['', 'is not an edge'];
+  if (typeof edge.source !== 'string' || typeof edge.target !== 'string') return ['', 'has a non-string source or target'];
+  if (typeof edge.type !== 'string' || edge.type.length === 0) return ['.type', 'is not a non-empty string'];
+  if (typeof edge.confidence !== 'number' || !(edge.confidence >= 0 && edge.confidence <= 1)) {
+    return ['.confidence', `(${String(edge.confidence)}) is not a number in 0..1`];
+  }
+  if (typeof edge.provenance !== 'string') return ['.provenance', 'is not a string'];
+  if (edge.line !== undefined && !isCount(edge.line)) return ['.line', 'is not a non-negative integer'];
+  return undefined;
 }

@@ -1,4 +1,4 @@
-import type { WriteBatch, WriteResult } from '@knowing/graph';
+import type { GraphOutline, WriteBatch, WriteResult } from '@knowing/graph';
 import { EDGE_WIDTH, FILE_OWNER, lastWins } from './batch.js';
 import { planBulkLoad } from './bulk.js';
 import { commitSnapshot } from './write-merkle.js';
@@ -18,13 +18,19 @@ const BULK_NODE_CHUNK = 1024;
 /** Thrown inside the bulk transaction when the graph turned out not to be empty. */
 export const GRAPH_NOT_EMPTY = Symbol('graph not empty');
 
+/** What a bulk load wrote, and the outline of the graph it leaves, built when asked for. */
+export interface BulkWritten {
+  readonly result: WriteResult;
+  readonly outline: () => GraphOutline;
+}
+
 /**
  * A batch for an empty graph (a first index): the rows are planned in memory, inserted in
  * bulk and the secondary indexes built once afterwards instead of row by row. The result,
  * rows, counts, roots and snapshot, equal what write() produces for the same batch; the
  * bulk-store tests compare the two.
  */
-export function writeBulk(conn: WriteConnection, batch: WriteBatch): WriteResult {
+export function writeBulk(conn: WriteConnection, batch: WriteBatch): BulkWritten {
   const { db, st } = conn;
   // Another process may have written between the check before the lock and the lock.
   if (st.graphEmpty.get() !== 1) throw GRAPH_NOT_EMPTY;
@@ -58,7 +64,10 @@ export function writeBulk(conn: WriteConnection, batch: WriteBatch): WriteResult
     nodeDelta: plan.nodesInserted - plan.nodesDeleted,
     edgeDelta: plan.edgesInserted,
   });
-  return { nodesWritten: plan.nodesWritten, edgesWritten: plan.edgesWritten, nodesDeleted: plan.nodesDeleted, edgesDeleted: 0, snapshot };
+  return {
+    result: { nodesWritten: plan.nodesWritten, edgesWritten: plan.edgesWritten, nodesDeleted: plan.nodesDeleted, edgesDeleted: 0, snapshot },
+    outline: plan.outline,
+  };
 }
 
 /** Drop the secondary indexes of nodes and edges; returns the SQL that recreates them. */

@@ -220,6 +220,62 @@ describe('bulk load into an empty graph', () => {
   });
 });
 
+describe('the outline after a bulk load', () => {
+  /** The outline as the tables give it: a second connection, which never wrote the graph. */
+  async function outlineFromTables(path: string) {
+    const reader = await createSqliteStore({ path, readonly: true });
+    try {
+      return await reader.graphOutline!();
+    } finally {
+      await reader.close();
+    }
+  }
+
+  it.each([
+    ['a small batch', 12, 4],
+    ['a batch large enough to rebuild the indexes', 220, 30],
+  ])('is what the tables hold, in their order, without reading them back: %s', async (_name, files, perFile) => {
+    const path = fresh();
+    const store = await createSqliteStore({ path });
+    const batch = edgeCaseBatch(files, perFile);
+    // Types whose UTF-8 order differs from their UTF-16 order ('\u{1F600}' before '\uFF5E' in
+    // UTF-16, after it in UTF-8, as SQLite sorts them).
+    const [a, b] = [batch.files![0]!.nodes[0]!, batch.files![0]!.nodes[1]!];
+    const odd = { owner: 'derived:odd', edges: ['\u{1F600}', '\uFF5E', 'calls_z'].map((type) => ({ ...calls(a, b), type })) };
+    await store.applyBatch({ ...batch, ownedEdges: [...batch.ownedEdges!, odd] });
+    const raw = new Database(path, { readonly: true });
+    const tables = raw.prepare('SELECT count(*) FROM edges').pluck().get();
+    raw.close();
+    const loaded = await store.graphOutline!();
+    expect(loaded.edges).toHaveLength(tables as number);
+    expect(loaded).toEqual(await outlineFromTables(path));
+    // Once only: the second call reads the tables, and gives the same.
+    expect(await store.graphOutline!()).toEqual(loaded);
+    await store.close();
+  });
+
+  it('is read from the tables again once this store or another wrote the graph', async () => {
+    const path = fresh();
+    const store = await createSqliteStore({ path });
+    const batch = edgeCaseBatch(12, 4);
+    await store.applyBatch(batch);
+    const other = await createSqliteStore({ path });
+    await other.applyBatch({ deleteFiles: [batch.files![3]!.file.path] });
+    await other.close();
+    const afterOther = await store.graphOutline!();
+    expect(afterOther).toEqual(await outlineFromTables(path));
+    expect(afterOther.nodes.some((node) => node.id === batch.files![3]!.nodes[0]!.id)).toBe(false);
+
+    const second = fresh();
+    const again = await createSqliteStore({ path: second });
+    await again.applyBatch(batch);
+    await again.applyBatch({ deleteFiles: [batch.files![4]!.file.path] });
+    expect(await again.graphOutline!()).toEqual(await outlineFromTables(second));
+    await again.close();
+    await store.close();
+  });
+});
+
 describe('a failed bulk load', () => {
   it('leaves the previous state, indexes included, and the next load succeeds', async () => {
     const path = fresh();

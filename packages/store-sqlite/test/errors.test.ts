@@ -336,8 +336,14 @@ describe('invalid arguments', () => {
     expect(error.code).toBe(ErrorCode.InvalidArgument);
     expect(error.message).toContain('batch.files[1].nodes[0]');
     expect(error.message).toContain('elsewhere.py');
-    const badEdge = { ...good!, edges: [{ ...good!.edges[0]!, confidence: 2 }] };
-    expect((await failure(store.applyBatch({ files: [badEdge] }))).code).toBe(ErrorCode.InvalidArgument);
+    const badEdge = { ...good!, edges: [good!.edges[0]!, { ...good!.edges[0]!, confidence: 2 }] };
+    const edgeError = await failure(store.applyBatch({ files: [badEdge] }));
+    expect(edgeError.code).toBe(ErrorCode.InvalidArgument);
+    expect(edgeError.message).toContain('batch.files[0].edges[1].confidence (2) is not a number in 0..1');
+    const badOwned = await failure(store.applyBatch({ ownedEdges: [{ owner: 'pass:x', edges: [{ ...good!.edges[0]!, type: '' }] }] }));
+    expect(badOwned.message).toContain('batch.ownedEdges[0].edges[0].type is not a non-empty string');
+    const badNode = await failure(store.applyBatch({ files: [{ ...good!, nodes: [good!.nodes[0]!, { ...good!.nodes[1]!, startLine: -1 }] }] }));
+    expect(badNode.message).toContain(`batch.files[0].nodes[1] (${good!.nodes[1]!.qualifiedName}) has lines that are not non-negative integers`);
     expect((await failure(store.applyBatch({ externalNodes: [good!.nodes[0]!] }))).code).toBe(ErrorCode.InvalidArgument);
     const absolute = { ...good!, file: { ...good!.file, path: '/abs/path.py' }, nodes: [] };
     expect((await failure(store.applyBatch({ files: [absolute] }))).code).toBe(ErrorCode.InvalidArgument);

@@ -39,6 +39,24 @@ describe('expandIdentifiers', () => {
     expect(expandIdentifiers('')).toBe('');
   });
 
+  it('expands a text the same whatever was expanded before it (the parts of each word are memoised)', () => {
+    const texts = [
+      'def before_request(self, before_request_funcs):',
+      'before_request_funcs before_request',
+      'src/flask_login/utils.py.LoginManager.user_loader',
+      'LoginManager user_loader login_manager',
+      'SQLiteStore HTTPServer parseHTTPHeader',
+      'HTTPServer_SQLiteStore __init__ _private',
+      'größeBerechnen und straße_name',
+      'straße_name größeBerechnen größe',
+    ];
+    const forward = texts.map((t) => expandIdentifiers(t));
+    const backward = [...texts].reverse().map((t) => expandIdentifiers(t)).reverse();
+    expect(backward).toEqual(forward);
+    expect(forward[1]).toBe('before_request_funcs before_request before request funcs');
+    expect(forward[5]).toBe('HTTPServer_SQLiteStore __init__ _private HTTPServer SQLiteStore HTTP Server SQLite Store init private');
+  });
+
   it('handles non-ASCII identifiers like ASCII ones', () => {
     expect(expandIdentifiers('größeBerechnen und straße_name')).toBe('größeBerechnen und straße_name größe Berechnen straße name');
   });
