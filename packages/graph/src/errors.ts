@@ -40,6 +40,9 @@ export interface KnowingErrorOptions {
  *   { source: 'store-sqlite', hint: 'upgrade knowing or re-index with --full' });
  * ```
  */
+/** Marks a KnowingError of any copy of this package (`Symbol.for` is shared by every copy). */
+const KNOWING_ERROR = Symbol.for('@knowing/graph:KnowingError');
+
 export class KnowingError extends Error {
   readonly code: ErrorCode;
   readonly source: string | undefined;
@@ -56,6 +59,17 @@ export class KnowingError extends Error {
     this.source = options.source;
     this.hint = options.hint;
     this.detail = message;
+    Object.defineProperty(this, KNOWING_ERROR, { value: true });
+  }
+
+  /**
+   * `instanceof KnowingError` holds for the errors of every copy of this package: a bundled
+   * command line, a plugin or an application may each carry one, and an error crosses from one
+   * to another (a store's error caught by the indexer, the indexer's by the CLI).
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== KnowingError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[KNOWING_ERROR] === true;
   }
 }
 
