@@ -534,6 +534,15 @@ describe('start-up loads only what the command needs', () => {
     expect(packages).not.toContain('yaml');
   });
 
+  it('context runs from the CLI\'s own bundle: it loads no file of another knowing package', async () => {
+    const { files, packages, result } = await packagesLoaded(['context', '--task', TASK, '--no-refresh'], { cwd: repo });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('<symbol');
+    for (const name of ['@knowing/store-sqlite', '@knowing/engine', '@knowing/wire', '@knowing/pack', '@knowing/walk']) expect(packages).toContain(name);
+    const elsewhere = files.filter((file) => /[\\/]packages[\\/](?!cli[\\/])[^\\/]+[\\/]dist[\\/]/.test(file));
+    expect(elsewhere).toEqual([]);
+  });
+
   it('context over an index whose communities are stored (index warms it) does not load graphology or Louvain', async () => {
     const { packages, result } = await packagesLoaded(['context', '--task', TASK, '--no-refresh'], { cwd: repo });
     expect(result.code).toBe(0);

@@ -79,24 +79,53 @@ const LOAD_TRACE = resolve(HERE, 'load-trace.mjs');
 /**
  * The packages a run of the binary loads (module URLs mapped to package names: `knowing` for
  * the CLI itself, `@knowing/<dir>` for a workspace package, else the name under node_modules;
- * node builtins left out), with the run's result.
+ * node builtins left out; a file of the CLI's build also stands for the packages bundled in it),
+ * the files themselves, and the run's result.
  */
-export async function packagesLoaded(args: readonly string[], options: { cwd: string }): Promise<{ packages: Set<string>; result: CliResult }> {
+export async function packagesLoaded(
+  args: readonly string[],
+  options: { cwd: string },
+): Promise<{ packages: Set<string>; files: string[]; result: CliResult }> {
   const trace = join(SCRATCH, `load-trace-${process.pid}-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(trace, '');
   const result = await knowing(args, { cwd: options.cwd, env: { KNOWING_LOAD_TRACE: trace }, nodeArgs: ['--import', pathToFileURL(LOAD_TRACE).href] });
   const packages = new Set<string>();
+  const files: string[] = [];
   for (const url of readFileSync(trace, 'utf8').split('\n')) {
     if (!url.startsWith('file:')) continue;
     const path = fileURLToPath(url);
     if (path === LOAD_TRACE) continue;
+    files.push(path);
     const inNodeModules = /.*node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(path);
     const inWorkspace = /[\\/]packages[\\/]([^\\/]+)[\\/]dist[\\/]/.exec(path);
     if (inNodeModules) packages.add(inNodeModules[1]!.replace(/\\/g, '/'));
     else if (inWorkspace) packages.add(inWorkspace[1] === 'cli' ? 'knowing' : `@knowing/${inWorkspace[1]}`);
     else packages.add(path);
+    if (inWorkspace?.[1] === 'cli') for (const name of bundledPackages(path)) packages.add(name);
   }
-  return { packages, result };
+  return { packages, files, result };
+}
+
+/**
+ * The packages whose code a file of the CLI's build holds: the bin bundles the packages a query
+ * loads (tsup.config.ts), so a chunk stands for them. Its source map names their sources
+ * (`../../engine/src/…`, `…/node_modules/kysely/…`).
+ */
+function bundledPackages(file: string): string[] {
+  let sources: string[];
+  try {
+    sources = (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources;
+  } catch {
+    return [];
+  }
+  const names = new Set<string>();
+  for (const source of sources) {
+    const inNodeModules = /.*node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(source);
+    const inWorkspace = /^(?:\.\.[\\/])+([^\\/.][^\\/]*)[\\/]src[\\/]/.exec(source);
+    if (inNodeModules) names.add(inNodeModules[1]!.replace(/\\/g, '/'));
+    else if (inWorkspace) names.add(`@knowing/${inWorkspace[1]}`);
+  }
+  return [...names];
 }
 
 /** A user without privileges, for tests of read-only indexes (they run only as root). */

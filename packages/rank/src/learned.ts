@@ -292,7 +292,8 @@ function wellFormedTree(tree: RegressionTree, featureCount: number): boolean {
   return true;
 }
 
-function checkModel(model: LearnedModel): void {
+/** Throws unless a model fits this version. */
+export function checkModel(model: LearnedModel): void {
   const n = LEARNED_FEATURES.length;
   const featuresFit = model && model.version === 1 && Array.isArray(model.features) && model.features.length === n && model.features.every((f, i) => f === LEARNED_FEATURES[i]);
   const ok =
@@ -308,6 +309,18 @@ function checkModel(model: LearnedModel): void {
     });
   }
 }
+
+/** The first 12 hex digits of the SHA-256 of a model's weights (its trees, or its linear terms). */
+export function modelDigest(model: LearnedModel): string {
+  return sha256Hex(JSON.stringify(isTreeModel(model) ? model.trees : [model.mean, model.scale, model.weights])).slice(0, 12);
+}
+
+/**
+ * {@link modelDigest} of the shipped model, written here instead of computed in every process:
+ * encoding its 300 trees as JSON, hashing them and checking each tree cost 5-10 ms of every
+ * cold `knowing context`. test/learned.test.ts recomputes it and checks the shipped model.
+ */
+export const SHIPPED_MODEL_DIGEST = '431e538221b6';
 
 /** The evidence each feature belongs to, for the compact breakdown `rank()` returns. */
 const FEATURE_GROUPS: Readonly<Record<LearnedFeature, string>> = {
@@ -424,10 +437,11 @@ const PASTED_LOGIT = 1;
  * ```
  */
 export function createLearnedRanker(options: { readonly model?: LearnedModel; readonly name?: string } = {}): Ranker {
+  const shipped = options.model === undefined || options.model === DEFAULT_LEARNED_MODEL;
   const model = withCurrentFeatures(options.model ?? DEFAULT_LEARNED_MODEL);
-  checkModel(model);
+  if (!shipped) checkModel(model);
   // The name carries the weights: answers cached under one model are not served under another.
-  const name = `${options.name ?? 'knowing-learned'}@${sha256Hex(JSON.stringify(isTreeModel(model) ? model.trees : [model.mean, model.scale, model.weights])).slice(0, 12)}`;
+  const name = `${options.name ?? 'knowing-learned'}@${shipped ? SHIPPED_MODEL_DIGEST : modelDigest(model)}`;
   const score = (inputs: readonly RankInput[], context: RankContext): ScoredInput[] => {
     const vectors = learnedFeatures(inputs, context);
     const scored = inputs.map((input, i) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphNode } from '@knowing/graph';
-import { LEARNED_FEATURES, createLearnedRanker, trainLearnedModel } from '../src/index.js';
+import { DEFAULT_LEARNED_MODEL, LEARNED_FEATURES, createLearnedRanker, trainLearnedModel } from '../src/index.js';
+import { SHIPPED_MODEL_DIGEST, checkModel, modelDigest } from '../src/learned.js';
 import { learnedFeatures, taskShape } from '../src/features.js';
 import type { LearnedModel, LinearModel, RankInput, TrainingGroup, TreeModel } from '../src/index.js';
 import { fixtureNode, testRanker } from '../src/testing.js';
@@ -166,5 +167,14 @@ describe('learned ranker', () => {
     expect(() => createLearnedRanker({ model: cut(1) })).toThrow(/features/);
     expect(() => createLearnedRanker({ model: cut(index('field_name') + 1) })).toThrow(/features/);
     expect(() => createLearnedRanker({ model: { ...model, scale: model.scale.map(() => 0) } })).toThrow(/scale/);
+  });
+});
+
+describe('the shipped model', () => {
+  it('is well formed and its written digest is its weights\' (the ranker skips both at start-up)', () => {
+    expect(() => checkModel(DEFAULT_LEARNED_MODEL)).not.toThrow();
+    expect(modelDigest(DEFAULT_LEARNED_MODEL), 'the shipped model changed: update SHIPPED_MODEL_DIGEST in src/learned.ts').toBe(SHIPPED_MODEL_DIGEST);
+    expect(createLearnedRanker().name).toBe(`knowing-learned@${SHIPPED_MODEL_DIGEST}`);
+    expect(createLearnedRanker({ model: DEFAULT_LEARNED_MODEL, name: 'x' }).name).toBe(`x@${SHIPPED_MODEL_DIGEST}`);
   });
 });

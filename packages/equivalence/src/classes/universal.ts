@@ -1,4 +1,4 @@
-import { validatePlugin } from '../validate.js';
+import { builtinPlugin } from '../validate.js';
 import type { EquivalenceClassInput, EquivalencePlugin } from '../types.js';
 import { concept } from './concept.js';
 
@@ -269,7 +269,7 @@ const CLASSES: EquivalenceClassInput[] = [
 ];
 
 /** The universal vocabulary as a plugin (source `universal`, weight 0.8, every language). */
-export const UNIVERSAL_PLUGIN: EquivalencePlugin = validatePlugin(
+export const UNIVERSAL_PLUGIN: EquivalencePlugin = builtinPlugin(
   { framework: 'universal', name: 'universal', source: 'universal', classes: CLASSES },
   'built-in plugin "universal"',
 );

@@ -1,8 +1,8 @@
-import { defineEquivalenceClasses } from '../../define.js';
+import { builtinPlugin } from '../../validate.js';
 import { concept } from '../concept.js';
 
 /** ASP.NET Core, in the vocabulary of its documentation: controllers, middleware, hosting, auth, EF Core. */
-export default defineEquivalenceClasses({
+export default builtinPlugin({
   framework: 'aspnetcore',
   language: 'csharp',
   source: 'framework',

@@ -1,11 +1,11 @@
-import { defineEquivalenceClasses } from '../../define.js';
+import { builtinPlugin } from '../../validate.js';
 import { concept } from '../concept.js';
 
 /**
  * Cargo-style Rust command-line tools: argument parsing with clap or structopt, subcommands,
  * manifests, workspaces, lock files and dependency resolution, build units, shell output.
  */
-export default defineEquivalenceClasses({
+export default builtinPlugin({
   framework: 'cargo',
   language: 'rust',
   source: 'framework',

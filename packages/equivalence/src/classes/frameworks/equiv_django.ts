@@ -1,8 +1,8 @@
-import { defineEquivalenceClasses } from '../../define.js';
+import { builtinPlugin } from '../../validate.js';
 import { concept } from '../concept.js';
 
 /** Django, in the vocabulary of its documentation: models and querysets, migrations, forms, views, the admin. */
-export default defineEquivalenceClasses({
+export default builtinPlugin({
   framework: 'django',
   language: 'python',
   source: 'framework',

@@ -1,8 +1,8 @@
-import { defineEquivalenceClasses } from '../../define.js';
+import { builtinPlugin } from '../../validate.js';
 import { concept } from '../concept.js';
 
 /** FastAPI, in the vocabulary of its documentation: path operations, dependencies, parameters, security. */
-export default defineEquivalenceClasses({
+export default builtinPlugin({
   framework: 'fastapi',
   language: 'python',
   source: 'framework',

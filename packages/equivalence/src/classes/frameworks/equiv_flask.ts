@@ -1,8 +1,8 @@
-import { defineEquivalenceClasses } from '../../define.js';
+import { builtinPlugin } from '../../validate.js';
 import { concept } from '../concept.js';
 
 /** Flask, in the vocabulary of its documentation: the app object, blueprints, request hooks, contexts. */
-export default defineEquivalenceClasses({
+export default builtinPlugin({
   framework: 'flask',
   language: 'python',
   source: 'framework',

@@ -1,4 +1,4 @@
-import { defineEquivalenceClasses } from '../../define.js';
+import { builtinPlugin } from '../../validate.js';
 import { concept } from '../concept.js';
 
 /**
@@ -6,7 +6,7 @@ import { concept } from '../concept.js';
  * in the vocabulary of the Kafka documentation: producers, consumers and groups, offsets,
  * partitions, serdes, streams, connect.
  */
-export default defineEquivalenceClasses({
+export default builtinPlugin({
   framework: 'kafka',
   language: ['java', 'go', 'python'],
   source: 'framework',

@@ -1,4 +1,4 @@
-import { defineEquivalenceClasses } from '../../define.js';
+import { builtinPlugin } from '../../validate.js';
 import { concept } from '../concept.js';
 
 /**
@@ -6,7 +6,7 @@ import { concept } from '../concept.js';
  * of their documentation: controllers, informers, work queues, clientsets, listers, the
  * scheduler framework, admission.
  */
-export default defineEquivalenceClasses({
+export default builtinPlugin({
   framework: 'kubernetes',
   language: 'go',
   source: 'framework',

@@ -1,8 +1,8 @@
-import { defineEquivalenceClasses } from '../../define.js';
+import { builtinPlugin } from '../../validate.js';
 import { concept } from '../concept.js';
 
 /** NestJS, in the vocabulary of its documentation: modules, providers, guards, interceptors, pipes, filters. */
-export default defineEquivalenceClasses({
+export default builtinPlugin({
   framework: 'nestjs',
   language: ['typescript', 'javascript'],
   source: 'framework',

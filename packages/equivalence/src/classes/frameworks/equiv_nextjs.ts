@@ -1,8 +1,8 @@
-import { defineEquivalenceClasses } from '../../define.js';
+import { builtinPlugin } from '../../validate.js';
 import { concept } from '../concept.js';
 
 /** Next.js, in the vocabulary of its documentation: the pages and app routers, data fetching, middleware. */
-export default defineEquivalenceClasses({
+export default builtinPlugin({
   framework: 'nextjs',
   language: ['typescript', 'javascript'],
   source: 'framework',

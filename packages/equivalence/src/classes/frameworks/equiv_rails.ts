@@ -1,8 +1,8 @@
-import { defineEquivalenceClasses } from '../../define.js';
+import { builtinPlugin } from '../../validate.js';
 import { concept } from '../concept.js';
 
 /** Ruby on Rails, in the vocabulary of the Rails guides: Active Record, Action Pack, Active Job, Action Mailer. */
-export default defineEquivalenceClasses({
+export default builtinPlugin({
   framework: 'rails',
   language: 'ruby',
   source: 'framework',

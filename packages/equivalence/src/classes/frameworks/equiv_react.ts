@@ -1,8 +1,8 @@
-import { defineEquivalenceClasses } from '../../define.js';
+import { builtinPlugin } from '../../validate.js';
 import { concept } from '../concept.js';
 
 /** React, in the vocabulary of its documentation: hooks, context, components, refs, rendering, the reconciler. */
-export default defineEquivalenceClasses({
+export default builtinPlugin({
   framework: 'react',
   language: ['typescript', 'javascript'],
   source: 'framework',

@@ -1,8 +1,8 @@
-import { defineEquivalenceClasses } from '../../define.js';
+import { builtinPlugin } from '../../validate.js';
 import { concept } from '../concept.js';
 
 /** Spring Framework and Spring Boot, in the vocabulary of their reference documentation. */
-export default defineEquivalenceClasses({
+export default builtinPlugin({
   framework: 'spring',
   language: 'java',
   source: 'framework',

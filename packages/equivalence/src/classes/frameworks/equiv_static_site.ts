@@ -1,4 +1,4 @@
-import { defineEquivalenceClasses } from '../../define.js';
+import { builtinPlugin } from '../../validate.js';
 import { concept } from '../concept.js';
 
 /**
@@ -6,7 +6,7 @@ import { concept } from '../concept.js';
  * documentation shares: the site, pages and posts, layouts and templates, converters, front
  * matter, collections, permalinks, generators and plugins.
  */
-export default defineEquivalenceClasses({
+export default builtinPlugin({
   framework: 'static-site',
   language: ['ruby', 'go', 'javascript', 'typescript', 'python'],
   source: 'framework',

@@ -1,11 +1,11 @@
-import { defineEquivalenceClasses } from '../../define.js';
+import { builtinPlugin } from '../../validate.js';
 import { concept } from '../concept.js';
 
 /**
  * Terraform core and its provider SDKs, in the vocabulary of their documentation: providers
  * and schemas, resource CRUD, plan and apply, state and backends, the dependency graph.
  */
-export default defineEquivalenceClasses({
+export default builtinPlugin({
   framework: 'terraform',
   language: 'go',
   source: 'framework',

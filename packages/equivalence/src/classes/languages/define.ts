@@ -1,5 +1,5 @@
 import type { LanguageId } from '@knowing/graph';
-import { validatePlugin } from '../../validate.js';
+import { builtinPlugin } from '../../validate.js';
 import type { EquivalenceClassInput, EquivalencePlugin } from '../../types.js';
 
 /** A built-in language vocabulary: source `language`, weight 0.8, scoped to `language`. */
@@ -8,7 +8,7 @@ export function languagePlugin(
   name: string,
   classes: EquivalenceClassInput[],
 ): EquivalencePlugin {
-  return validatePlugin(
+  return builtinPlugin(
     { framework: name, name: `language:${name}`, source: 'language', language, classes },
     `built-in plugin "language:${name}"`,
   );
