@@ -68,15 +68,21 @@ const { values } = parseArgs({
     system: { type: 'string', default: 'knowing' },
     /** Only the tasks whose description carries code, a message, a trace, or any of them (`pasted`: what the pasted channel may read). */
     carrying: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
   },
 });
 
 const USAGE =
   'usage: retrieval --corpus <dir> [--repos a,b] [--budget 4000] [--out file] [--explain-misses] [--system knowing,bm25,lexical]\n' +
   '       retrieval --tasks benchmarks/history [--split tuning|heldout|all] --corpus <work dir> [--mirrors <dir>] …\n';
-if (!values.corpus) {
-  process.stderr.write(USAGE);
-  process.exit(2);
+if (values.help || !values.corpus) {
+  (values.help ? process.stdout : process.stderr).write(
+    USAGE +
+      '\nsystems (--system, comma-separated; the first is the report\'s overall): knowing, hybrid, learned, bm25, lexical\n' +
+      '--explain-misses says where each missed truth was lost; --carrying code|message|trace|pasted keeps the tasks that carry it;\n' +
+      '--options JSON and --lexical JSON set engine and lexical-channel options; --model FILE ranks with a trained model.\n',
+  );
+  process.exit(values.help ? 0 : 2);
 }
 
 const SYSTEMS = ['knowing', 'hybrid', 'learned', 'bm25', 'lexical'] as const;

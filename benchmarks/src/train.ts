@@ -61,8 +61,22 @@ const { values } = parseArgs({
     'file-history': { type: 'string' },
     /** Train the final model only, without the leave-one-repository-out figures. */
     'no-cv': { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
   },
 });
+
+const USAGE =
+  'usage: train --tasks benchmarks/history --corpus <work dir> [--split tuning] [--groups out.json] [--out model.json]\n' +
+  '       train --from groups.json [--out model.json]\n';
+if (values.help) {
+  process.stdout.write(
+    USAGE +
+      '\n--learner linear|trees (--trees N --depth N --min-leaf N for trees; --l2, --epochs, --negatives for linear);\n' +
+      '--file-history with|both trains on each task with its file history (both: and once without);\n' +
+      '--no-cv skips the leave-one-repository-out figures; --lexical JSON sets the lexical channel while recording.\n',
+  );
+  process.exit(0);
+}
 
 
 const invokedFrom = process.env.INIT_CWD ?? process.cwd();
@@ -70,7 +84,7 @@ const invokedFrom = process.env.INIT_CWD ?? process.cwd();
 /** One group per task (`recordTrainingGroups` of @knowing/history), each repository's tree and index kept under the work directory for the next run. */
 async function record(): Promise<RecordedGroup[]> {
   if (!values.tasks || !values.corpus) {
-    process.stderr.write('usage: train --tasks benchmarks/history --corpus <work dir> [--split tuning] [--groups out.json] [--out model.json]\n       train --from groups.json [--out model.json]\n');
+    process.stderr.write(USAGE);
     process.exit(2);
   }
   const tasksDir = resolve(invokedFrom, values.tasks);
