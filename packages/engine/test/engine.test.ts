@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, isKnowingError } from '@knowing/graph';
 import type { RankedSymbol } from '@knowing/graph';
+import { packDensity } from '@knowing/pack';
 import { createEngine } from '../src/index.js';
 import type { Engine } from '../src/index.js';
 import { indexedFixture } from './helpers.js';
@@ -38,6 +39,26 @@ describe('engine over an indexed fixture repository', () => {
       expect(result.pack.tokensUsed).toBeLessThanOrEqual(60);
       expect(result.pack.symbols.length).toBeGreaterThan(0);
       expect(result.pack.symbols.length).toBeLessThan(result.ranked.length);
+    });
+
+    it('fills the share of the budget pack.rankedShare gives it in score order, then by density', async () => {
+      const result = await engine.forTask(HOOK_TASK, { fresh: true });
+      const select = (budget: number, rankedShare: number) => names(packDensity(result.ranked, { budget, rankedShare, format: 'xml' }).symbols);
+      // A budget at which score order and density choose differently on this fixture.
+      const budget = [60, 90, 120, 160, 240, 320, 480].find((b) => select(b, 1).join() !== select(b, 0).join());
+      expect(budget).toBeDefined();
+      for (const rankedShare of [0, 1]) {
+        const shared = createEngine({ store: fixture.store, options: { pack: { rankedShare } } });
+        const pack = (await shared.forTask(HOOK_TASK, { budget, fresh: true })).pack;
+        expect(names(pack.symbols)).toEqual(select(budget!, rankedShare));
+        expect(pack.tokensUsed).toBeLessThanOrEqual(budget!);
+      }
+      // With the whole budget in score order, the pack follows the ranking: each symbol in turn
+      // that still fits, from the first.
+      const place = new Map(names(result.ranked).map((name, i) => [name, i]));
+      const places = select(budget!, 1).map((name) => place.get(name)!);
+      expect(places[0]).toBe(0);
+      expect(places).toEqual([...places].sort((a, b) => a - b));
     });
 
     it('reports every stage in a trace', async () => {
