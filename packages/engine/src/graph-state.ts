@@ -1,5 +1,13 @@
 import type { Adjacency, GraphStore, NodeId } from '@knowing/graph';
-import { detectCommunities, deserializeCommunities, loadAdjacency, serializeCommunities, weightedTransitions } from '@knowing/walk';
+import {
+  detectCommunities,
+  deserializeCommunities,
+  deserializeTransitions,
+  loadAdjacency,
+  serializeCommunities,
+  serializeTransitions,
+  weightedTransitions,
+} from '@knowing/walk';
 import type { Communities, WalkTransitions } from '@knowing/walk';
 import type { EngineWalkOptions } from './options.js';
 
@@ -17,6 +25,11 @@ export interface GraphState {
 }
 
 const COMMUNITY_NOTE = 'communities';
+/**
+ * The walk's weighted transitions, stored by a warm-up (`knowing index`): weighing every edge
+ * again ran as cold code in every query process (10–30 ms on caddy's 44 K edges).
+ */
+const TRANSITIONS_NOTE = 'walk-transitions';
 /** Communities are computed on demand only for graphs this small; larger ones need `warm()` (at index time). */
 const LAZY_COMMUNITY_LIMIT = 30_000;
 
@@ -56,8 +69,12 @@ export class GraphStateCache {
   private async load(snapshotId: string | null, forceCommunities: boolean, previous: Promise<GraphState> | undefined): Promise<GraphState> {
     const reused = previous ? await previous.catch(() => undefined) : undefined;
     const adjacency = reused?.adjacency ?? (await loadAdjacency(this.store, { notes: this.store, snapshotId })).adjacency;
-    const transitions =
-      reused?.transitions ?? weightedTransitions(adjacency, { edgeWeights: this.walk.edgeWeights, lspWeight: this.walk.lspWeight });
+    const stored = reused?.transitions ? undefined : await this.readTransitions(adjacency, snapshotId);
+    const transitions = reused?.transitions ?? stored ?? weightedTransitions(adjacency, { edgeWeights: this.walk.edgeWeights, lspWeight: this.walk.lspWeight });
+    // A warm-up leaves them stored for the next process, as it does the communities.
+    if (forceCommunities && snapshotId && stored === undefined && (await this.readTransitions(adjacency, snapshotId)) === undefined) {
+      await this.store.putNote(TRANSITIONS_NOTE, TRANSITIONS_NOTE, serializeTransitions(transitions, this.transitionsKey()), snapshotId);
+    }
     let communities = reused?.communities ?? (await this.readCommunities(adjacency, snapshotId));
     if (!communities && (forceCommunities || adjacency.nodeCount <= LAZY_COMMUNITY_LIMIT)) {
       communities = detectCommunities(adjacency, { transitions });
@@ -66,6 +83,23 @@ export class GraphStateCache {
     const packageRoots = reused?.packageRoots ?? (await this.store.packageRoots());
     const namespaces = reused?.namespaces ?? new Map<NodeId, boolean>();
     return { snapshotId, adjacency, transitions, communities, packageRoots, namespaces };
+  }
+
+  /** What the transitions depend on besides the adjacency: the edge weights (sorted) and the lsp weight. */
+  private transitionsKey(): string {
+    const weights = Object.entries(this.walk.edgeWeights).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return JSON.stringify({ edgeWeights: weights, lspWeight: this.walk.lspWeight });
+  }
+
+  private async readTransitions(adjacency: Adjacency, snapshotId: string | null): Promise<WalkTransitions | undefined> {
+    if (!snapshotId) return undefined;
+    const note = await this.store.getNote(TRANSITIONS_NOTE);
+    if (!note || note.snapshot !== snapshotId) return undefined;
+    try {
+      return deserializeTransitions(note.value, { adjacency, key: this.transitionsKey() });
+    } catch {
+      return undefined;
+    }
   }
 
   private async readCommunities(adjacency: Adjacency, snapshotId: string | null): Promise<Communities | undefined> {
