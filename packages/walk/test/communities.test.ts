@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, NodeFlag, isKnowingError } from '@knowing/graph';
+import { ErrorCode, NodeFlag } from '@knowing/graph';
 import { communityRestriction, deserializeCommunities, detectCommunities, randomWalkWithRestart, serializeCommunities } from '../src/index.js';
-import { graphOf } from './fixtures.js';
+import { codeOf, graphOf } from './fixtures.js';
 import type { EdgeSpec } from './fixtures.js';
 
 function clique(members: readonly string[]): EdgeSpec[] {
@@ -17,15 +17,6 @@ const nodes = left.flatMap((l, i) => [l, right[i]!]).concat(['ext', 'lonely']);
 const edges: EdgeSpec[] = [...clique(left), ...clique(right), ['l0', 'r0'], ['l1', 'ext', 'references'], ['r1', 'ext', 'references'], ['l2', 'r2', 'owned_by']];
 const adjacency = graphOf(nodes, edges, { ext: NodeFlag.External });
 const at = (id: string) => adjacency.indexOf(id);
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isKnowingError(error) ? error.code : 'other';
-  }
-  return undefined;
-}
 
 describe('detectCommunities', () => {
   const found = detectCommunities(adjacency);

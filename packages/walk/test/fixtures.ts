@@ -1,4 +1,4 @@
-import { buildAdjacency } from '@knowing/graph';
+import { buildAdjacency, isKnowingError } from '@knowing/graph';
 import type { Adjacency, AdjacencyEdge, Provenance } from '@knowing/graph';
 
 export type EdgeSpec = readonly [source: string, target: string, type?: string, provenance?: Provenance, confidence?: number];
@@ -78,3 +78,13 @@ export const EXACT = Object.freeze({
   minPropagationMass: 0,
   maxHops: Number.POSITIVE_INFINITY,
 });
+
+/** The KnowingError code `fn` throws ('other' for any other error), or undefined when it returns. */
+export function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    return isKnowingError(error) ? error.code : 'other';
+  }
+  return undefined;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, isKnowingError } from '@knowing/graph';
+import { ErrorCode } from '@knowing/graph';
 import { deserializeTransitions, randomWalkWithRestart, serializeTransitions, weightedTransitions } from '../src/index.js';
-import { graphOf, rng } from './fixtures.js';
+import { codeOf, graphOf, rng } from './fixtures.js';
 import type { EdgeSpec } from './fixtures.js';
 
 function generated(nodeCount: number, edgeCount: number, seed: number) {
@@ -15,15 +15,6 @@ function generated(nodeCount: number, edgeCount: number, seed: number) {
     edges.push([source, target, types[e % types.length], e % 5 === 0 ? 'lsp_resolved' : 'ast_resolved']);
   }
   return graphOf(nodes, edges);
-}
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return isKnowingError(error) ? error.code : 'other';
-  }
-  return undefined;
 }
 
 describe('serializeTransitions / deserializeTransitions', () => {
