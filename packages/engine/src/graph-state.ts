@@ -41,10 +41,16 @@ export class GraphStateCache {
   private current: Promise<GraphState> | undefined;
   private currentSnapshot: string | null | undefined;
 
+  /** What the transitions depend on besides the adjacency: the edge weights (sorted) and the lsp weight. */
+  private readonly transitionsKey: string;
+
   constructor(
     private readonly store: GraphStore,
     private readonly walk: EngineWalkOptions,
-  ) {}
+  ) {
+    const weights = Object.entries(walk.edgeWeights).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    this.transitionsKey = JSON.stringify({ edgeWeights: weights, lspWeight: walk.lspWeight });
+  }
 
   async get(options: { computeCommunities?: boolean } = {}): Promise<GraphState> {
     const snapshot = (await this.store.currentSnapshot())?.id ?? null;
@@ -69,13 +75,13 @@ export class GraphStateCache {
   private async load(snapshotId: string | null, forceCommunities: boolean, previous: Promise<GraphState> | undefined): Promise<GraphState> {
     const reused = previous ? await previous.catch(() => undefined) : undefined;
     const adjacency = reused?.adjacency ?? (await loadAdjacency(this.store, { notes: this.store, snapshotId })).adjacency;
-    const stored = reused?.transitions ? undefined : await this.readTransitions(adjacency, snapshotId);
+    const stored = await this.readNote(snapshotId, TRANSITIONS_NOTE, (bytes) => deserializeTransitions(bytes, { adjacency, key: this.transitionsKey }));
     const transitions = reused?.transitions ?? stored ?? weightedTransitions(adjacency, { edgeWeights: this.walk.edgeWeights, lspWeight: this.walk.lspWeight });
     // A warm-up leaves them stored for the next process, as it does the communities.
-    if (forceCommunities && snapshotId && stored === undefined && (await this.readTransitions(adjacency, snapshotId)) === undefined) {
-      await this.store.putNote(TRANSITIONS_NOTE, TRANSITIONS_NOTE, serializeTransitions(transitions, this.transitionsKey()), snapshotId);
+    if (forceCommunities && snapshotId && stored === undefined) {
+      await this.store.putNote(TRANSITIONS_NOTE, TRANSITIONS_NOTE, serializeTransitions(transitions, this.transitionsKey), snapshotId);
     }
-    let communities = reused?.communities ?? (await this.readCommunities(adjacency, snapshotId));
+    let communities = reused?.communities ?? (await this.readNote(snapshotId, COMMUNITY_NOTE, (bytes) => deserializeCommunities(bytes, { adjacency })));
     if (!communities && (forceCommunities || adjacency.nodeCount <= LAZY_COMMUNITY_LIMIT)) {
       communities = detectCommunities(adjacency, { transitions });
       if (snapshotId) await this.store.putNote(COMMUNITY_NOTE, COMMUNITY_NOTE, serializeCommunities(communities), snapshotId);
@@ -85,29 +91,13 @@ export class GraphStateCache {
     return { snapshotId, adjacency, transitions, communities, packageRoots, namespaces };
   }
 
-  /** What the transitions depend on besides the adjacency: the edge weights (sorted) and the lsp weight. */
-  private transitionsKey(): string {
-    const weights = Object.entries(this.walk.edgeWeights).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return JSON.stringify({ edgeWeights: weights, lspWeight: this.walk.lspWeight });
-  }
-
-  private async readTransitions(adjacency: Adjacency, snapshotId: string | null): Promise<WalkTransitions | undefined> {
+  /** A note stamped with this snapshot, decoded; undefined when missing, stale or undecodable. */
+  private async readNote<T>(snapshotId: string | null, key: string, decode: (bytes: Uint8Array) => T | undefined): Promise<T | undefined> {
     if (!snapshotId) return undefined;
-    const note = await this.store.getNote(TRANSITIONS_NOTE);
+    const note = await this.store.getNote(key);
     if (!note || note.snapshot !== snapshotId) return undefined;
     try {
-      return deserializeTransitions(note.value, { adjacency, key: this.transitionsKey() });
-    } catch {
-      return undefined;
-    }
-  }
-
-  private async readCommunities(adjacency: Adjacency, snapshotId: string | null): Promise<Communities | undefined> {
-    if (!snapshotId) return undefined;
-    const note = await this.store.getNote(COMMUNITY_NOTE);
-    if (!note || note.snapshot !== snapshotId) return undefined;
-    try {
-      return deserializeCommunities(note.value, { adjacency });
+      return decode(note.value);
     } catch {
       return undefined;
     }

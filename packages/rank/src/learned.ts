@@ -234,10 +234,11 @@ function relatedLexical(inputs: readonly RankInput[]): { owner: Float64Array; me
   inputs.forEach((input, i) => {
     const value = values[i]!;
     const name = input.node.qualifiedName;
+    const parent = ownerOf(name);
     byName.set(name, Math.max(byName.get(name) ?? 0, value));
-    const top = topMembers.get(ownerOf(name));
-    if (!top) topMembers.set(ownerOf(name), [value, 0]);
-    else if (value > top[0]) topMembers.set(ownerOf(name), [value, top[0]]);
+    const top = topMembers.get(parent);
+    if (!top) topMembers.set(parent, [value, 0]);
+    else if (value > top[0]) topMembers.set(parent, [value, top[0]]);
     else if (value > top[1]) top[1] = value;
   });
   const owner = new Float64Array(inputs.length);
@@ -245,8 +246,9 @@ function relatedLexical(inputs: readonly RankInput[]): { owner: Float64Array; me
   const sibling = new Float64Array(inputs.length);
   inputs.forEach((input, i) => {
     const name = input.node.qualifiedName;
-    const top = topMembers.get(ownerOf(name))!;
-    owner[i] = byName.get(ownerOf(name)) ?? 0;
+    const parent = ownerOf(name);
+    const top = topMembers.get(parent)!;
+    owner[i] = byName.get(parent) ?? 0;
     member[i] = topMembers.get(name)?.[0] ?? 0;
     sibling[i] = top[0] === values[i] ? top[1] : top[0];
   });

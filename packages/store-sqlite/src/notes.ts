@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ErrorCode, type FeedbackRecord, type FeedbackTally, type Note, type NoteWrite, type NodeId, type VocabAssociation } from '@knowing/graph';
-import { tallyFeedback, type CacheBound, type FeedbackGroup } from '@knowing/graph/store-kit';
+import { tallyFeedback, type FeedbackGroup } from '@knowing/graph/store-kit';
 import type { StoreCore } from './core.js';
 import { storeError, translateError } from './errors.js';
 import { prefixUpperBound } from './rows.js';
@@ -43,26 +43,22 @@ export function noteMethods({ db, path, settings, run, writable }: StoreCore): P
     ),
   };
 
-  const putCacheNote = db.transaction(
-    (key: string, kind: string, value: Uint8Array, snapshot: string | null, bound: CacheBound): void => {
-      st.notePut.run(key, kind, value, snapshot, Date.now());
-      st.notesPrune.run({ kind, keep: key, maxCount: bound.maxCount, maxBytes: bound.maxBytes });
-    },
-  );
+  /** One note written, its cache kind (if it is one) kept within its bound; the caller holds the transaction. */
+  const writeNote = (key: string, kind: string, value: Uint8Array, snapshot: string | null): void => {
+    st.notePut.run(key, kind, value, snapshot, Date.now());
+    const bound = settings.cacheNotes.get(kind);
+    if (bound !== undefined) st.notesPrune.run({ kind, keep: key, maxCount: bound.maxCount, maxBytes: bound.maxBytes });
+  };
+  const putCacheNote = db.transaction(writeNote);
+  // One commit for many notes: committing each on its own cost a first index of caddy (314
+  // extraction notes) ~45 ms of its parse.
+  const putMany = db.transaction((notes: readonly NoteWrite[]): void => {
+    for (const { key, kind, value, snapshot = null } of notes) writeNote(key, kind, value, snapshot);
+  });
 
   const checkValue = (key: string, value: unknown): void => {
     if (!(value instanceof Uint8Array)) throw storeError(ErrorCode.InvalidArgument, `${path}: note '${key}' value must be a Uint8Array`);
   };
-
-  // One commit for many notes: committing each on its own cost a first index of caddy (314
-  // extraction notes) ~45 ms of its parse.
-  const putMany = db.transaction((notes: readonly NoteWrite[]): void => {
-    for (const { key, kind, value, snapshot = null } of notes) {
-      st.notePut.run(key, kind, value, snapshot, Date.now());
-      const bound = settings.cacheNotes.get(kind);
-      if (bound !== undefined) st.notesPrune.run({ kind, keep: key, maxCount: bound.maxCount, maxBytes: bound.maxBytes });
-    }
-  });
 
   return {
     getNote: (key) =>
@@ -80,11 +76,10 @@ export function noteMethods({ db, path, settings, run, writable }: StoreCore): P
       run('putNote', () => {
         writable('put a note');
         checkValue(key, value);
-        const bound = settings.cacheNotes.get(kind);
-        if (bound === undefined) st.notePut.run(key, kind, value, snapshot, Date.now());
+        if (!settings.cacheNotes.has(kind)) st.notePut.run(key, kind, value, snapshot, Date.now());
         else {
           try {
-            waitingAtMost(db, settings.cacheWriteTimeoutMs, settings.busyTimeoutMs, () => putCacheNote.immediate(key, kind, value, snapshot, bound));
+            waitingAtMost(db, settings.cacheWriteTimeoutMs, settings.busyTimeoutMs, () => putCacheNote.immediate(key, kind, value, snapshot));
           } catch (error) {
             throw translateError(error, { path, busyTimeoutMs: settings.cacheWriteTimeoutMs }, `putNote (of the cache kind '${kind}')`);
           }

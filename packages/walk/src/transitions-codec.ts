@@ -52,7 +52,8 @@ export function serializeTransitions(transitions: WalkTransitions, key: string):
   let at = keyEnd;
   const put = (array: Float64Array | Int32Array): void => {
     if (LITTLE_ENDIAN) bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
-    else for (let i = 0; i < array.length; i++) array instanceof Float64Array ? view.setFloat64(at + 8 * i, array[i]!, true) : view.setInt32(at + 4 * i, array[i]!, true);
+    else if (array instanceof Float64Array) array.forEach((value, i) => view.setFloat64(at + 8 * i, value, true));
+    else array.forEach((value, i) => view.setInt32(at + 4 * i, value, true));
     at += array.byteLength;
   };
   put(transitions.edgeWeights);
