@@ -4,7 +4,7 @@
  *   pnpm bench:train --tasks benchmarks/history --split tuning --corpus <work dir> [--mirrors <dir>]
  *                    [--groups groups.json] [--from groups.json] [--out model.json] [--l2 0.01]
  *                    [--learner linear|trees] [--trees 300] [--depth 3] [--min-leaf 100]
- *                    [--file-history with|both --tasks benchmarks/history [--mirrors <dir>]] [--no-cv]
+ *                    [--file-history with|both --tasks benchmarks/history [--mirrors <dir>]] [--folds N] [--no-cv]
  *
  * For each task the engine runs with the default ranker behind a recorder: the candidates it
  * ranked become one training group (their features in the default ranking's order, so the hard
@@ -23,7 +23,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLexicalChannel } from '@knowing/engine';
-import type { LexicalChannelInput } from '@knowing/engine';
+import type { EngineOptionsInput, LexicalChannelInput } from '@knowing/engine';
 import { labelCandidates, orderWithModel, rankingFigures, recordedOrder, recordTrainingGroups, trainingGroupOf, withFileHistory } from '@knowing/history';
 import { DEFAULT_INDEX_OPTIONS, readCommitLog } from '@knowing/indexer';
 import { buildFileHistory } from '@knowing/keywords';
@@ -57,8 +57,12 @@ const { values } = parseArgs({
     'diversify-parent': { type: 'string' },
     /** Settings of the lexical channel as JSON (as for bench:retrieval). */
     lexical: { type: 'string' },
+    /** Engine options as JSON while recording (as for bench:retrieval), e.g. another walk cutoff. */
+    options: { type: 'string' },
     /** `with`: each group with its task's file history; `both`: and once more without one. */
     'file-history': { type: 'string' },
+    /** Cross-validate over this many folds of whole repositories instead of leaving one repository out at a time (faster). */
+    folds: { type: 'string' },
     /** Train the final model only, without the leave-one-repository-out figures. */
     'no-cv': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -73,7 +77,9 @@ if (values.help) {
     USAGE +
       '\n--learner linear|trees (--trees N --depth N --min-leaf N for trees; --l2, --epochs, --negatives for linear);\n' +
       '--file-history with|both trains on each task with its file history (both: and once without);\n' +
-      '--no-cv skips the leave-one-repository-out figures; --lexical JSON sets the lexical channel while recording.\n',
+      '--folds N cross-validates over N folds of whole repositories (faster than leaving one out at a time);\n' +
+      '--no-cv skips the leave-one-repository-out figures; --lexical JSON sets the lexical channel while recording,\n' +
+      '--options JSON the engine options (as for bench:retrieval, e.g. \'{"walk":{"minScore":0.01}}\').\n',
   );
   process.exit(0);
 }
@@ -96,6 +102,7 @@ async function record(): Promise<RecordedGroup[]> {
   const manifest = new Map(readHistoryManifest(tasksDir).map((r) => [r.name, r]));
   const byRepo = readHistoryTasks(tasksDir, { split: values.split as 'tuning' | 'heldout' | 'all', ...(wanted ? { repos: wanted } : {}) });
   const channels = values.lexical ? [createLexicalChannel(JSON.parse(values.lexical) as LexicalChannelInput)] : [];
+  const options = values.options ? (JSON.parse(values.options) as EngineOptionsInput) : undefined;
   const groups: RecordedGroup[] = [];
   for (const [repo, tasks] of byRepo) {
     let gitDir: string;
@@ -106,7 +113,7 @@ async function record(): Promise<RecordedGroup[]> {
       continue;
     }
     groups.push(
-      ...(await recordTrainingGroups({ gitDir, tasks, repo, worktree: join(corpus, `history-${repo}`), dbPath: join(dbDir, `${repo}.db`), engine: { channels }, onTask: ({ task, skipped }) => {
+      ...(await recordTrainingGroups({ gitDir, tasks, repo, worktree: join(corpus, `history-${repo}`), dbPath: join(dbDir, `${repo}.db`), engine: { channels, ...(options ? { options } : {}) }, onTask: ({ task, skipped }) => {
         if (skipped) process.stderr.write(`skip ${task.id}: ${skipped}\n`);
       } })),
     );
@@ -215,14 +222,25 @@ for (const group of groups) {
   }
 }
 process.stdout.write(`ground truth among the candidates: ${found} of ${total} (${((100 * found) / Math.max(1, total)).toFixed(1)}%)\n`);
-const repos = [...new Set(groups.map((g) => g.repo))];
-process.stdout.write(`leave-one-repository-out over ${repos.length} repositories, ${groups.length} tasks\n`);
+const repos = [...new Set(groups.map((g) => g.repo))].sort();
+const foldCount = values.folds ? Number(values.folds) : repos.length;
+if (!Number.isInteger(foldCount) || foldCount < 2 || foldCount > repos.length) {
+  process.stderr.write(`--folds must be a whole number from 2 to ${repos.length} (the repositories), got ${values.folds}\n`);
+  process.exit(2);
+}
+// Repositories are dealt to the folds in name order, so a fold never splits one repository.
+const folds = Array.from({ length: foldCount }, (_, fold) => repos.filter((_, i) => i % foldCount === fold));
+process.stdout.write(
+  foldCount === repos.length
+    ? `leave-one-repository-out over ${repos.length} repositories, ${groups.length} tasks\n`
+    : `${foldCount} folds of whole repositories over ${repos.length} repositories, ${groups.length} tasks\n`,
+);
 const heldOutOrder = new Map<RecordedGroup, string[]>();
-for (const repo of values['no-cv'] ? [] : repos) {
-  const model = fitModel(groups.filter((g) => g.repo !== repo).map(trainingGroupOf));
-  const mine = groups.filter((g) => g.repo === repo);
+for (const fold of values['no-cv'] ? [] : folds) {
+  const model = fitModel(groups.filter((g) => !fold.includes(g.repo)).map(trainingGroupOf));
+  const mine = groups.filter((g) => fold.includes(g.repo));
   for (const group of mine) heldOutOrder.set(group, finish(orderWithModel(model, group)));
-  report(repo, mine);
+  report(fold.join(','), mine);
 }
 if (!values['no-cv']) report('all', groups);
 
