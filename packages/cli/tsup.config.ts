@@ -1,3 +1,6 @@
+import { copyFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
@@ -18,4 +21,9 @@ export default defineConfig({
   // parser workers and grammars are found next to its own dist; the MCP server, which starts
   // its indexing worker from its dist; the PostgreSQL store (pg), which few commands load.
   noExternal: [/^@knowing\/(graph|pack|wire|store-sqlite|keywords|equivalence|walk|rank|engine|history)(\/|$)/],
+  // The bundled @knowing/pack reads its cl100k table beside itself: here, beside the bundle.
+  onSuccess: async () => {
+    const packEntry = createRequire(import.meta.url).resolve('@knowing/pack');
+    copyFileSync(join(dirname(packEntry), 'cl100k.bin'), 'dist/cl100k.bin');
+  },
 });

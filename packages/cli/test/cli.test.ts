@@ -543,6 +543,14 @@ describe('start-up loads only what the command needs', () => {
     expect(elsewhere).toEqual([]);
   });
 
+  it('context counts its tokens in its own thread, with the cl100k table shipped beside the bundle', async () => {
+    const { workers, packages, result } = await packagesLoaded(['context', '--task', TASK, '--no-refresh'], { cwd: repo });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('cl100k_base');
+    expect(workers).toBe(0);
+    expect(packages).not.toContain('gpt-tokenizer');
+  });
+
   it('context over an index whose communities are stored (index warms it) does not load graphology or Louvain', async () => {
     const { packages, result } = await packagesLoaded(['context', '--task', TASK, '--no-refresh'], { cwd: repo });
     expect(result.code).toBe(0);
