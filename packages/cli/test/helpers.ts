@@ -34,7 +34,8 @@ export function knowing(
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      // The code cache of `context` goes to this run's scratch directory, not the user's.
+      env: { ...process.env, NO_COLOR: '1', XDG_CACHE_HOME: join(SCRATCH, 'cache'), ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
       ...(options.user ?? {}),
     });
