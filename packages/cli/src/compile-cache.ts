@@ -85,10 +85,27 @@ export function loadBundle<T>(options: BundleOptions): LoadedBundle<T> {
   };
 }
 
+/**
+ * mkdir -p, one level at a time: Node 20's recursive mkdir never returns where mkdir answers
+ * ENOENT under a directory that exists (as /proc does), and a cache must never hang the command.
+ */
+function makeDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    if (code !== 'ENOENT' || dirname(dir) === dir) throw error;
+  }
+  makeDirectory(dirname(dir));
+  mkdirSync(dir, { mode: 0o700 });
+}
+
 /** Written to a temporary file and renamed over: a concurrent start reads the old cache, the new one, or none, never half of one. */
 function writeCache(file: string, data: Buffer): void {
   const dir = dirname(file);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirectory(dir);
   const temporary = `${file}.${process.pid}.tmp`;
   try {
     writeFileSync(temporary, data, { mode: 0o600 });

@@ -85,6 +85,12 @@ describe('loadBundle', () => {
     expect(() => none.saveCache()).not.toThrow();
   });
 
+  it.runIf(process.platform === 'linux')('gives up on a cache directory where mkdir answers ENOENT under one that exists (/proc), instead of hanging', () => {
+    const loaded = loadBundle<Exports>({ file: writeBundle('proc', 11, '9'.repeat(32)), cacheDir: '/proc/knowing-none/cache', importer });
+    expect(loaded.exports.answer()).toBe(11);
+    expect(() => loaded.saveCache()).not.toThrow();
+  });
+
   it('removes week-old caches of other bundles when it writes one, and keeps recent ones', () => {
     const cacheDir = join(scratch, 'stale');
     loadBundle<Exports>({ file: writeBundle('stale-old', 1, '1'.repeat(32)), cacheDir, importer }).saveCache();
