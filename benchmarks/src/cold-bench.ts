@@ -8,12 +8,13 @@
  * starts, in turn: `node -e 0` (Node alone), the built CLI answering the task (wall time, spawn
  * to exit), and cold-probe.mjs, a fresh process that does what the command does with the built
  * packages and times each phase from inside: Node's own start, each package's import (leaves
- * first), the tokenizer worker's start, opening the index, the engine, the graph state, every
- * stage of the query (the engine's trace) and the formatting, which waits for the tokenizer's
- * tables. Prints the median of each over the runs. `--bin` adds other builds of the CLI (say,
- * of the base branch), timed in the same runs, so that a change is measured under the same
- * load. The index is copied to a temporary
- * directory first (the corpus is never written). Needs the built packages: `pnpm build`.
+ * first), the tokenizer's start, opening the index, the engine, the graph state, every
+ * stage of the query (the engine's trace) and the formatting with its token counts. The CLI
+ * runs `context` from its one bundle through a V8 code cache (cli/src/compile-cache.ts), which
+ * the probe does not: its imports are what a start without that cache costs. Prints the median
+ * of each over the runs. `--bin` adds other builds of the CLI (say, of the base branch), timed
+ * in the same runs, so that a change is measured under the same load. The index is copied to a
+ * temporary directory first (the corpus is never written). Needs the built packages: `pnpm build`.
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -31,7 +32,7 @@ const USAGE = 'usage: pnpm bench:cold --corpus <dir> [--repos caddy,cargo] [--ru
 
 /**
  * The packages `knowing context` loads and their built entries, leaves first, in the command's
- * order: the formats and the store, then (after the tokenizer's worker started) the engine's.
+ * order: the formats and the store, then (after the tokenizer started) the engine's.
  */
 const PACKAGES: Readonly<Record<string, string>> = {
   '@knowing/graph': 'graph/dist/index.js',

@@ -17,8 +17,10 @@ const lap = (name) => {
 };
 
 // Leaves first, so that each figure is the package's own modules (and its third-party ones),
-// in the command's order: the tokenizer's worker starts as soon as @knowing/pack is loaded,
-// before the engine's packages load (`packages` lists them in that order).
+// in the command's order: the tokenizer starts (reads its table) as soon as @knowing/pack is
+// loaded, before the engine's packages load (`packages` lists them in that order). The CLI
+// itself runs `context` from one bundle through a code cache (cli/src/compile-cache.ts),
+// which this probe, importing each package's ES modules, does not.
 const loaded = {};
 let tokenizer;
 for (const [name, dist] of Object.entries(packages)) {
@@ -26,7 +28,7 @@ for (const [name, dist] of Object.entries(packages)) {
   lap(`import ${name}`);
   if (name === '@knowing/pack') {
     tokenizer = loaded[name].startExactTokenizer();
-    lap('start the tokenizer worker');
+    lap('start the tokenizer (its table, or a worker loading gpt-tokenizer)');
   }
 }
 const { createSqliteStore } = loaded['@knowing/store-sqlite'];
@@ -53,7 +55,7 @@ for (const [stage, ms] of stages) phases.push([`query: ${stage}`, ms]);
 phases.push(['query: other (cache keys, glue)', total - stages.reduce((sum, [, ms]) => sum + ms, 0)]);
 last = performance.now();
 fitPack(result.pack, { format, budget: result.pack.tokenBudget, tokenizer, task, tool: 'knowing context' });
-lap('format and count tokens (waits for the tokenizer)');
+lap('format and count tokens');
 await store.close();
 lap('close the index');
 process.stdout.write(`${JSON.stringify(phases)}\n`);

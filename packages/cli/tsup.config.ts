@@ -1,4 +1,46 @@
-import { defineConfig } from 'tsup';
+import { createHash } from 'node:crypto';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { build, defineConfig } from 'tsup';
+import { BUNDLE_HASH_PREFIX, BUNDLE_IMPORT } from './src/compile-cache.js';
+
+// The packages a query loads, bundled into the CLI (see below).
+const QUERY_PACKAGES = [/^@knowing\/(graph|pack|wire|store-sqlite|keywords|equivalence|walk|rank|engine|history)(\/|$)/];
+
+/**
+ * `knowing context` runs from one CommonJS file, dist/cli.cjs, which bin.js compiles with a V8
+ * code cache (compile-cache.ts): Node 20 keeps no compiled code of ES modules between runs.
+ * Its `import(` calls become the loader's importer (V8 drops import() from cached scripts) and
+ * its last line names its hash, which keys the cache.
+ */
+async function buildCachedBundle(): Promise<void> {
+  await build({
+    config: false,
+    entry: { cli: 'src/run.ts' },
+    format: ['cjs'],
+    outDir: 'dist',
+    outExtension: () => ({ js: '.cjs' }),
+    target: 'node20',
+    splitting: false,
+    sourcemap: true,
+    shims: true,
+    dts: false,
+    clean: false,
+    silent: true,
+    // better-sqlite3's and porter2's JavaScript too: CommonJS files a start would otherwise
+    // resolve one by one (better-sqlite3 alone has fourteen) and compile without a cache.
+    noExternal: [...QUERY_PACKAGES, 'better-sqlite3', 'porter2'],
+    esbuildOptions(options) {
+      options.alias = { bindings: './src/sqlite-addon.cjs' };
+    },
+  });
+  const file = 'dist/cli.cjs';
+  // Same length, so that the source map stays exact.
+  const body = readFileSync(file, 'utf8').replace(/(?<![\w$.])import\(/g, `${BUNDLE_IMPORT}(`);
+  if (/(?<![\w$.])import\s*\(/.test(body)) throw new Error(`${file}: an import() was left that the code cache would break`);
+  writeFileSync(file, `${body}${body.endsWith('\n') ? '' : '\n'}${BUNDLE_HASH_PREFIX}${createHash('sha256').update(body).digest('hex').slice(0, 32)}\n`);
+}
 
 export default defineConfig({
   entry: ['src/index.ts', 'src/bin.ts'],
@@ -17,5 +59,11 @@ export default defineConfig({
   // external, so this package depends on them directly. Kept external: the indexer, whose
   // parser workers and grammars are found next to its own dist; the MCP server, which starts
   // its indexing worker from its dist; the PostgreSQL store (pg), which few commands load.
-  noExternal: [/^@knowing\/(graph|pack|wire|store-sqlite|keywords|equivalence|walk|rank|engine|history)(\/|$)/],
+  noExternal: QUERY_PACKAGES,
+  // The bundled @knowing/pack reads its cl100k table beside itself: here, beside the bundle.
+  onSuccess: async () => {
+    const packEntry = createRequire(import.meta.url).resolve('@knowing/pack');
+    copyFileSync(join(dirname(packEntry), 'cl100k.bin'), 'dist/cl100k.bin');
+    await buildCachedBundle();
+  },
 });

@@ -1,4 +1,4 @@
-import { appendFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeGcb, decodeGcf } from '@knowing/wire';
@@ -513,13 +513,49 @@ describe('help and version', () => {
   });
 });
 
+describe('the code cache of context', () => {
+  it('the first context leaves its compiled code in the user cache directory; the next answers the same from it', async () => {
+    const cache = emptyDir('knowing-cli-cache-');
+    const args = ['context', '--task', TASK, '--no-refresh'];
+    const first = await knowing(args, { cwd: repo, env: { XDG_CACHE_HOME: cache } });
+    expect(first.code).toBe(0);
+    expect(readdirSync(join(cache, 'knowing', 'compile-cache'))).toEqual([expect.stringMatching(new RegExp(`^[0-9a-f]{32}-${process.version}-${process.arch}\\.v8cache$`))]);
+    const second = await knowing(args, { cwd: repo, env: { XDG_CACHE_HOME: cache } });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.stdout).toContain('<symbol');
+  });
+
+  it('a cache directory that cannot be made only costs the compile: the answer is the same', async () => {
+    const blocker = join(emptyDir('knowing-cli-cache-'), 'a-file');
+    writeFileSync(blocker, '');
+    const args = ['context', '--task', TASK, '--no-refresh', '--format', 'json'];
+    const blocked = await knowing(args, { cwd: repo, env: { XDG_CACHE_HOME: join(blocker, 'cache') } });
+    expect(blocked.code).toBe(0);
+    expect(blocked.stdout).toBe((await knowing(args, { cwd: repo })).stdout);
+  });
+
+  it('context with a stale index still refreshes through the cached bundle (its import() of the indexer works)', async () => {
+    const cache = emptyDir('knowing-cli-cache-');
+    const args = ['context', '--task', TASK, '--json'];
+    for (let run = 0; run < 2; run++) {
+      const result = await knowing(args, { cwd: repo, env: { XDG_CACHE_HOME: cache } });
+      expect(result.code, result.stderr).toBe(0);
+    }
+  });
+});
+
 describe('start-up loads only what the command needs', () => {
   it('--version, --help, a command\'s help and a usage error load no package but the CLI', async () => {
-    for (const args of [['--version'], ['--help'], ['help', 'index'], ['context', '--help'], ['context', '--bogus']]) {
+    for (const args of [['--version'], ['--help'], ['help', 'index'], ['context', '--help'], ['index', '--bogus']]) {
       const { packages, result } = await packagesLoaded(args, { cwd: repo });
       expect(result.code, args.join(' ')).toBe(args.includes('--bogus') ? 2 : 0);
       expect([...packages], args.join(' ')).toEqual(['knowing']);
     }
+    // A context command is answered by the CLI's one bundle (compile-cache.ts): a usage error loads that file alone.
+    const { files, result } = await packagesLoaded(['context', '--bogus'], { cwd: repo });
+    expect(result.code).toBe(2);
+    expect(files.filter((file) => !/[\\/]packages[\\/]cli[\\/]dist[\\/]/.test(file))).toEqual([]);
   });
 
   it('context loads the store, the engine, the formats and the repository-model reader, but not the indexer\'s parsers', async () => {
@@ -541,6 +577,14 @@ describe('start-up loads only what the command needs', () => {
     for (const name of ['@knowing/store-sqlite', '@knowing/engine', '@knowing/wire', '@knowing/pack', '@knowing/walk']) expect(packages).toContain(name);
     const elsewhere = files.filter((file) => /[\\/]packages[\\/](?!cli[\\/])[^\\/]+[\\/]dist[\\/]/.test(file));
     expect(elsewhere).toEqual([]);
+  });
+
+  it('context counts its tokens in its own thread, with the cl100k table shipped beside the bundle', async () => {
+    const { workers, packages, result } = await packagesLoaded(['context', '--task', TASK, '--no-refresh'], { cwd: repo });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('cl100k_base');
+    expect(workers).toBe(0);
+    expect(packages).not.toContain('gpt-tokenizer');
   });
 
   it('context over an index whose communities are stored (index warms it) does not load graphology or Louvain', async () => {

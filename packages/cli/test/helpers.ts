@@ -34,7 +34,8 @@ export function knowing(
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      // The code cache of `context` goes to this run's scratch directory, not the user's.
+      env: { ...process.env, NO_COLOR: '1', XDG_CACHE_HOME: join(SCRATCH, 'cache'), ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
       ...(options.user ?? {}),
     });
@@ -80,18 +81,20 @@ const LOAD_TRACE = resolve(HERE, 'load-trace.mjs');
  * The packages a run of the binary loads (module URLs mapped to package names: `knowing` for
  * the CLI itself, `@knowing/<dir>` for a workspace package, else the name under node_modules;
  * node builtins left out; a file of the CLI's build also stands for the packages bundled in it),
- * the files themselves, and the run's result.
+ * the files themselves, how many worker threads it started, and the run's result.
  */
 export async function packagesLoaded(
   args: readonly string[],
   options: { cwd: string },
-): Promise<{ packages: Set<string>; files: string[]; result: CliResult }> {
+): Promise<{ packages: Set<string>; files: string[]; workers: number; result: CliResult }> {
   const trace = join(SCRATCH, `load-trace-${process.pid}-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(trace, '');
   const result = await knowing(args, { cwd: options.cwd, env: { KNOWING_LOAD_TRACE: trace }, nodeArgs: ['--import', pathToFileURL(LOAD_TRACE).href] });
   const packages = new Set<string>();
   const files: string[] = [];
+  let workers = 0;
   for (const url of readFileSync(trace, 'utf8').split('\n')) {
+    if (url === 'worker:') workers++;
     if (!url.startsWith('file:')) continue;
     const path = fileURLToPath(url);
     if (path === LOAD_TRACE) continue;
@@ -103,7 +106,7 @@ export async function packagesLoaded(
     else packages.add(path);
     if (inWorkspace?.[1] === 'cli') for (const name of bundledPackages(path)) packages.add(name);
   }
-  return { packages, files, result };
+  return { packages, files, workers, result };
 }
 
 /**

@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { ErrorCode, KnowingError } from '@knowing/graph';
 import type { GraphNode, RankedSymbol } from '@knowing/graph';
 import type { CostOptions, HeuristicTokenizerOptions, Tokenizer } from './types.js';
+import { readBpeTable } from './bpe.js';
+import type { BpeCounter } from './bpe.js';
 
 /**
  * Cost of a symbol in each output format relative to its canonical line (qualified name, kind,
@@ -62,10 +65,46 @@ function encodingMissing(cause: unknown): KnowingError {
   });
 }
 
+let shipped: BpeCounter | null | undefined;
+
 /**
- * A tokenizer counting real cl100k_base tokens (GPT-4 / GPT-3.5) with gpt-tokenizer, so a
- * budget can mean real tokens. Async because the encoding's tables (a few MB) are loaded only
- * when first asked for; later calls share them.
+ * The cl100k_base table this package's build writes beside its entry (dist/cl100k.bin, made
+ * from gpt-tokenizer's ranks; the CLI's build copies it beside its bundle, which holds this
+ * code): read in a few milliseconds, where gpt-tokenizer's own tables take ~150 ms to load.
+ * It counts exactly what gpt-tokenizer counts (the tests compare them on this workspace's
+ * sources and on random text).
+ */
+function shippedCl100k(): BpeCounter | undefined {
+  if (shipped === undefined) {
+    shipped = null;
+    try {
+      // Beside this module, not found through the package's name: resolving a package costs a few ms of a cold start.
+      shipped = readBpeTable(readFileSync(new URL('./cl100k.bin', import.meta.url)));
+    } catch {
+      // Not built (sources run by tests), or a bundle without the table: gpt-tokenizer's tables count instead.
+    }
+  }
+  return shipped ?? undefined;
+}
+
+/** A tokenizer on the shipped table; a text holding a special token goes to gpt-tokenizer, which refuses it as before. */
+function tableTokenizer(table: BpeCounter, fallback: () => Cl100k): Tokenizer {
+  const count = (text: string): number => table.count(text) ?? fallback().countTokens(text);
+  return { name: 'cl100k_base', linesAdd: true, count, countEach: (texts) => texts.map(count) };
+}
+
+function loadCl100kHere(): Cl100k {
+  try {
+    return createRequire(import.meta.url)('gpt-tokenizer/encoding/cl100k_base') as Cl100k;
+  } catch (cause) {
+    throw encodingMissing(cause);
+  }
+}
+
+/**
+ * A tokenizer counting real cl100k_base tokens (GPT-4 / GPT-3.5), as gpt-tokenizer counts
+ * them, so a budget can mean real tokens. Async because, without the table the build ships,
+ * gpt-tokenizer's tables (a few MB) are loaded when first asked for; later calls share them.
  *
  * @example
  * ```ts
@@ -75,6 +114,8 @@ function encodingMissing(cause: unknown): KnowingError {
  * ```
  */
 export async function createExactTokenizer(): Promise<Tokenizer> {
+  const table = shippedCl100k();
+  if (table) return tableTokenizer(table, loadCl100kHere);
   cl100k ??= import('gpt-tokenizer/encoding/cl100k_base');
   let encoding: Cl100k;
   try {
@@ -113,13 +154,13 @@ parentPort.on('message', ({ texts, answer }) => {
 const WORKER_ANSWER_TIMEOUT_MS = 20_000;
 
 /**
- * A cl100k_base tokenizer whose tables (a few MB of JavaScript, ~80 ms to load) load in a worker
- * thread while the caller goes on, so that in a short-lived process (one CLI command) the load
- * overlaps the rest of its work instead of adding to it. `count` stays synchronous: it hands the
- * text to the worker and waits for the answer; the first count also waits for the tables. The
- * counts are gpt-tokenizer's, as with {@link createExactTokenizer}. When the worker cannot count
- * (no worker threads, a load failure) the tables are loaded in this thread instead. The worker
- * never keeps the process alive.
+ * A cl100k_base tokenizer for a short-lived process (one CLI command), counting as
+ * {@link createExactTokenizer} does, that returns at once. With the table the build ships it
+ * counts in this thread; without it, gpt-tokenizer's tables (a few MB of JavaScript, ~150 ms
+ * to load) load in a worker thread while the caller goes on, and `count` hands the text to the
+ * worker and waits for the answer (the first count also waits for the tables). When the worker
+ * cannot count (no worker threads, a load failure) the tables are loaded in this thread
+ * instead. The worker never keeps the process alive.
  *
  * @example
  * ```ts
@@ -131,13 +172,9 @@ const WORKER_ANSWER_TIMEOUT_MS = 20_000;
 export function startExactTokenizer(): Tokenizer {
   const require = createRequire(import.meta.url);
   let inThread: Cl100k | undefined;
-  const loadHere = (): Cl100k => {
-    try {
-      return (inThread ??= require('gpt-tokenizer/encoding/cl100k_base') as Cl100k);
-    } catch (cause) {
-      throw encodingMissing(cause);
-    }
-  };
+  const loadHere = (): Cl100k => (inThread ??= loadCl100kHere());
+  const table = shippedCl100k();
+  if (table) return tableTokenizer(table, loadHere);
   let worker: Worker | undefined;
   try {
     worker = new Worker(COUNTING_WORKER, { eval: true, workerData: { encoding: require.resolve('gpt-tokenizer/encoding/cl100k_base') } });

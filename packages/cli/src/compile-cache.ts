@@ -1,0 +1,130 @@
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+
+/**
+ * The last line of a CommonJS bundle the build writes for this loader: the hash of everything
+ * before it. It names the bundle's code cache, so that a rebuilt or upgraded bundle never meets
+ * the cache of another (V8 itself only checks its own version, its flags and the source's length).
+ */
+export const BUNDLE_HASH_PREFIX = '//# knowing-bundle ';
+
+/**
+ * The name a bundle calls instead of `import()`: V8 drops the dynamic-import callback of a
+ * script it restores from a code cache (Node 20), so the build rewrites each `import(` to this
+ * name of the same length (source maps stay exact) and the loader passes the importer in.
+ */
+export const BUNDLE_IMPORT = '__kimp';
+
+/** Cache files older than this, of other bundles or Node versions, are removed when a cache is written. */
+const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
+
+export interface BundleOptions {
+  /** The CommonJS bundle (its last line from the build: {@link BUNDLE_HASH_PREFIX} and its hash). */
+  readonly file: string;
+  /** Where code caches are kept (created when first written); undefined: compile without one. */
+  readonly cacheDir: string | undefined;
+  /** What the bundle's `import(specifier)` does; resolves as the bundle's own directory would. */
+  readonly importer: (specifier: string) => Promise<unknown>;
+}
+
+export interface LoadedBundle<T> {
+  readonly exports: T;
+  /** Whether V8 took the compiled code from the cache instead of compiling the source. */
+  readonly fromCache: boolean;
+  /**
+   * Writes the cache when there was none or V8 refused it. Called after the bundle ran, so
+   * that the cache holds the functions the run compiled too (a cache taken before running
+   * holds little more than the top level). Never throws: a cache that cannot be written only
+   * means the next start compiles again.
+   */
+  saveCache(): void;
+}
+
+/**
+ * Runs a CommonJS bundle the way Node's loader would, but through a V8 code cache: the first
+ * start compiles it and leaves the compiled code in `cacheDir`; later starts skip most of the
+ * parsing and compiling. Throws when the bundle is missing or not one the build wrote (the
+ * caller then loads its ES modules instead); a missing, unreadable or refused cache only
+ * costs the compile it would have saved.
+ */
+export function loadBundle<T>(options: BundleOptions): LoadedBundle<T> {
+  const source = readFileSync(options.file, 'utf8');
+  const hashAt = source.lastIndexOf(BUNDLE_HASH_PREFIX);
+  const hash = hashAt < 0 ? '' : source.slice(hashAt + BUNDLE_HASH_PREFIX.length).trim();
+  if (!/^[0-9a-f]{16,}$/.test(hash)) throw new Error(`${options.file} has no bundle hash: it was not written by this package's build`);
+  const cacheFile = options.cacheDir === undefined ? undefined : join(options.cacheDir, `${hash}-${process.version}-${process.arch}.v8cache`);
+  let cachedData: Buffer | undefined;
+  if (cacheFile) {
+    try {
+      cachedData = readFileSync(cacheFile);
+    } catch {
+      cachedData = undefined;
+    }
+  }
+  const script = new Script(`(function (exports, require, module, __filename, __dirname, ${BUNDLE_IMPORT}) {${source}\n})`, {
+    filename: options.file,
+    ...(cachedData ? { cachedData } : {}),
+  });
+  const fromCache = cachedData !== undefined && script.cachedDataRejected !== true;
+  const module = { exports: {} as T };
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  wrapper.call(module.exports, module.exports, createRequire(options.file), module, options.file, dirname(options.file), options.importer);
+  return {
+    exports: module.exports,
+    fromCache,
+    saveCache: () => {
+      if (cacheFile === undefined || fromCache) return;
+      try {
+        writeCache(cacheFile, script.createCachedData());
+      } catch {
+        // A read-only or full disk: the next start compiles again.
+      }
+    },
+  };
+}
+
+/**
+ * mkdir -p, one level at a time: Node 20's recursive mkdir never returns where mkdir answers
+ * ENOENT under a directory that exists (as /proc does), and a cache must never hang the command.
+ */
+function makeDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    if (code !== 'ENOENT' || dirname(dir) === dir) throw error;
+  }
+  makeDirectory(dirname(dir));
+  mkdirSync(dir, { mode: 0o700 });
+}
+
+/** Written to a temporary file and renamed over: a concurrent start reads the old cache, the new one, or none, never half of one. */
+function writeCache(file: string, data: Buffer): void {
+  const dir = dirname(file);
+  makeDirectory(dir);
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, data, { mode: 0o600 });
+    renameSync(temporary, file);
+  } catch (error) {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // Never written.
+    }
+    throw error;
+  }
+  const now = Date.now();
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.v8cache') || join(dir, name) === file) continue;
+    try {
+      if (now - statSync(join(dir, name)).mtimeMs > STALE_CACHE_MS) unlinkSync(join(dir, name));
+    } catch {
+      // Removed by another start meanwhile.
+    }
+  }
+}

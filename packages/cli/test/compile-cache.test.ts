@@ -1,0 +1,111 @@
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BUNDLE_HASH_PREFIX, BUNDLE_IMPORT, loadBundle } from '../src/compile-cache.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'knowing-compile-cache-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Exports {
+  answer(): number;
+  basename(path: string): Promise<string>;
+}
+
+/**
+ * A bundle as the build writes it: CommonJS, import() renamed, its hash on the last line. Each
+ * load of the same bundle gets a copy under another name: V8 reuses a script this process
+ * compiled from the same file without looking at the cache, as no CLI process ever does.
+ */
+function writeBundle(name: string, answer: number, hash: string): string {
+  const file = join(scratch, `${name}-${copies++}.cjs`);
+  const body = [
+    '"use strict";',
+    `exports.answer = function answer() { return ${answer}; };`,
+    `exports.basename = async function basename(path) { return (await ${BUNDLE_IMPORT}('node:path')).basename(path); };`,
+  ].join('\n');
+  writeFileSync(file, `${body}\n${BUNDLE_HASH_PREFIX}${hash}\n`);
+  return file;
+}
+
+let copies = 0;
+
+const importer = (specifier: string): Promise<unknown> => import(specifier);
+const caches = (dir: string): string[] => readdirSync(dir).filter((name) => name.endsWith('.v8cache'));
+
+describe('loadBundle', () => {
+  it('compiles a bundle once: the next start takes its code from the cache the first one left', async () => {
+    const cacheDir = join(scratch, 'once');
+    const file = writeBundle('once', 42, 'a'.repeat(32));
+    const first = loadBundle<Exports>({ file, cacheDir, importer });
+    expect(first.fromCache).toBe(false);
+    expect(first.exports.answer()).toBe(42);
+    expect(await first.exports.basename('/x/y.ts')).toBe('y.ts');
+    first.saveCache();
+    expect(caches(cacheDir)).toEqual([`${'a'.repeat(32)}-${process.version}-${process.arch}.v8cache`]);
+
+    const second = loadBundle<Exports>({ file: writeBundle('once', 42, 'a'.repeat(32)), cacheDir, importer });
+    expect(second.fromCache).toBe(true);
+    expect(second.exports.answer()).toBe(42);
+    // import() inside code restored from a cache: through the importer.
+    expect(await second.exports.basename('/x/z.ts')).toBe('z.ts');
+  });
+
+  it('keys the cache by the bundle hash, so that a rebuilt bundle never runs an old cache', () => {
+    const cacheDir = join(scratch, 'rebuilt');
+    const old = loadBundle<Exports>({ file: writeBundle('rebuilt', 1, 'b'.repeat(32)), cacheDir, importer });
+    old.saveCache();
+    const rebuilt = loadBundle<Exports>({ file: writeBundle('rebuilt', 2, 'c'.repeat(32)), cacheDir, importer });
+    expect(rebuilt.fromCache).toBe(false);
+    expect(rebuilt.exports.answer()).toBe(2);
+    rebuilt.saveCache();
+    expect(caches(cacheDir).sort()).toEqual([`${'b'.repeat(32)}-${process.version}-${process.arch}.v8cache`, `${'c'.repeat(32)}-${process.version}-${process.arch}.v8cache`]);
+  });
+
+  it('runs from source when the cache is garbage, and replaces it', () => {
+    const cacheDir = join(scratch, 'garbage');
+    const file = writeBundle('garbage', 7, 'd'.repeat(32));
+    loadBundle<Exports>({ file, cacheDir, importer }).saveCache();
+    writeFileSync(join(cacheDir, caches(cacheDir)[0]!), 'not a code cache');
+    const refused = loadBundle<Exports>({ file: writeBundle('garbage', 7, 'd'.repeat(32)), cacheDir, importer });
+    expect(refused.fromCache).toBe(false);
+    expect(refused.exports.answer()).toBe(7);
+    refused.saveCache();
+    expect(loadBundle<Exports>({ file: writeBundle('garbage', 7, 'd'.repeat(32)), cacheDir, importer }).fromCache).toBe(true);
+  });
+
+  it('runs without a cache when its directory cannot be made or written', () => {
+    const blocker = join(scratch, 'a-file');
+    writeFileSync(blocker, '');
+    const loaded = loadBundle<Exports>({ file: writeBundle('blocked', 9, 'e'.repeat(32)), cacheDir: join(blocker, 'cache'), importer });
+    expect(loaded.exports.answer()).toBe(9);
+    expect(() => loaded.saveCache()).not.toThrow();
+    const none = loadBundle<Exports>({ file: writeBundle('none', 10, 'f'.repeat(32)), cacheDir: undefined, importer });
+    expect(none.fromCache).toBe(false);
+    expect(() => none.saveCache()).not.toThrow();
+  });
+
+  it.runIf(process.platform === 'linux')('gives up on a cache directory where mkdir answers ENOENT under one that exists (/proc), instead of hanging', () => {
+    const loaded = loadBundle<Exports>({ file: writeBundle('proc', 11, '9'.repeat(32)), cacheDir: '/proc/knowing-none/cache', importer });
+    expect(loaded.exports.answer()).toBe(11);
+    expect(() => loaded.saveCache()).not.toThrow();
+  });
+
+  it('removes week-old caches of other bundles when it writes one, and keeps recent ones', () => {
+    const cacheDir = join(scratch, 'stale');
+    loadBundle<Exports>({ file: writeBundle('stale-old', 1, '1'.repeat(32)), cacheDir, importer }).saveCache();
+    loadBundle<Exports>({ file: writeBundle('stale-recent', 2, '2'.repeat(32)), cacheDir, importer }).saveCache();
+    const [old] = caches(cacheDir).filter((name) => name.startsWith('1'));
+    const weekAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    utimesSync(join(cacheDir, old!), weekAgo, weekAgo);
+    loadBundle<Exports>({ file: writeBundle('stale-new', 3, '3'.repeat(32)), cacheDir, importer }).saveCache();
+    expect(caches(cacheDir).map((name) => name[0]).sort()).toEqual(['2', '3']);
+  });
+
+  it('refuses a file the build did not write, so that the caller loads its ES modules instead', () => {
+    const file = join(scratch, 'plain.cjs');
+    writeFileSync(file, 'exports.answer = () => 1;\n');
+    expect(() => loadBundle<Exports>({ file, cacheDir: join(scratch, 'plain'), importer })).toThrow(/no bundle hash/);
+    expect(() => loadBundle<Exports>({ file: join(scratch, 'missing.cjs'), cacheDir: undefined, importer })).toThrow();
+  });
+});
