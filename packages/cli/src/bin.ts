@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { splitCommand } from './args.js';
 import { askWatcher, mayAskWatcher } from './answer-socket.js';
 import { loadBundle } from './compile-cache.js';
+import type { LoadedBundle } from './compile-cache.js';
 import type { CliIO } from './io.js';
 import type { ExitCode } from './errors.js';
 
@@ -58,7 +59,7 @@ process.stdout.write('', () => process.exit(code));
 async function runHere(args: readonly string[], io: CliIO): Promise<ExitCode> {
   // Its help and version need none of what the bundle holds.
   if (splitCommand(args).command === 'context' && !args.some((arg) => ['-h', '--help', '-v', '--version'].includes(arg))) {
-    let bundle: ReturnType<typeof loadBundle<{ run: (argv: readonly string[], io: CliIO) => Promise<ExitCode> }>> | undefined;
+    let bundle: LoadedBundle<{ run: (argv: readonly string[], io: CliIO) => Promise<ExitCode> }> | undefined;
     try {
       bundle = loadBundle({
         file: fileURLToPath(new URL('./cli.cjs', import.meta.url)),

@@ -10,7 +10,7 @@ export interface BpeTableSource {
   readonly pattern: string;
   readonly flags: string;
   readonly specials: readonly string[];
-  /** Where the table comes from (`gpt-tokenizer@3.4.0 cl100k_base`): a table is used only with that origin installed. */
+  /** Where the table comes from (`gpt-tokenizer@3.4.0 cl100k_base`), recorded in the table for the record. */
   readonly origin: string;
 }
 
