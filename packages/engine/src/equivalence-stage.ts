@@ -56,11 +56,13 @@ const GRAPH_ALIAS_SEEDS = 10;
 export function createEquivalenceStage(registry: ClassRegistry, options: EquivalenceChannelOptions): EquivalenceStage {
   let languageFor: { snapshot: string | null; language: LanguageId | null } | undefined;
 
-  async function repoLanguage(store: GraphStore, snapshot: string | null): Promise<LanguageId | null> {
+  async function repoLanguage(store: GraphStore, state: GraphState): Promise<LanguageId | null> {
+    const snapshot = state.snapshotId;
     if (languageFor && languageFor.snapshot === snapshot) return languageFor.language;
-    // Node counts alone where the store has them: counting edges by type reads every edge.
-    const counts = store.nodeCounts ? await store.nodeCounts() : await store.counts();
-    languageFor = { snapshot, language: detectRepoLanguage(counts.nodesByLanguage) };
+    // The counts a warm-up stored, else node counts alone where the store has them: counting
+    // edges by type reads every edge.
+    const counts = state.nodesByLanguage ?? (store.nodeCounts ? await store.nodeCounts() : await store.counts()).nodesByLanguage;
+    languageFor = { snapshot, language: detectRepoLanguage(counts) };
     return languageFor.language;
   }
 
@@ -71,7 +73,7 @@ export function createEquivalenceStage(registry: ClassRegistry, options: Equival
     async run(input) {
       const { store, task, keywords } = input;
       const words = allKeywords(keywords);
-      const language = await repoLanguage(store, input.state.snapshotId);
+      const language = await repoLanguage(store, input.state);
       const extra: EquivalenceClass[] = [];
       if (options.graphAliases && input.tiered.length > 0) {
         extra.push(...(await graphAliases(store, input.tiered.slice(0, GRAPH_ALIAS_SEEDS).map((h) => h.node))));

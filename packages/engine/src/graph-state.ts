@@ -22,6 +22,8 @@ export interface GraphState {
   readonly packageRoots: ReadonlyMap<string, string>;
   /** Memo of {@link namespaceWrappers}: whether a module node only wraps types, at this snapshot. */
   readonly namespaces: Map<NodeId, boolean>;
+  /** Nodes per language at this snapshot, when a warm-up stored them (undefined: ask the store). */
+  readonly nodesByLanguage: Readonly<Record<string, number>> | undefined;
 }
 
 const COMMUNITY_NOTE = 'communities';
@@ -30,6 +32,12 @@ const COMMUNITY_NOTE = 'communities';
  * again ran as cold code in every query process (10–30 ms on caddy's 44 K edges).
  */
 const TRANSITIONS_NOTE = 'walk-transitions';
+/**
+ * Nodes per language, stored by a warm-up: the vocabulary stage scopes classes to the
+ * repository's main language, and counting them scans the whole node table (15 ms of a cold
+ * query on cargo).
+ */
+const LANGUAGES_NOTE = 'node-languages';
 /** Communities are computed on demand only for graphs this small; larger ones need `warm()` (at index time). */
 const LAZY_COMMUNITY_LIMIT = 30_000;
 
@@ -86,9 +94,14 @@ export class GraphStateCache {
       communities = detectCommunities(adjacency, { transitions });
       if (snapshotId) await this.store.putNote(COMMUNITY_NOTE, COMMUNITY_NOTE, serializeCommunities(communities), snapshotId);
     }
+    let nodesByLanguage = reused?.nodesByLanguage ?? (await this.readNote(snapshotId, LANGUAGES_NOTE, decodeLanguageCounts));
+    if (!nodesByLanguage && forceCommunities && snapshotId) {
+      nodesByLanguage = (this.store.nodeCounts ? await this.store.nodeCounts() : await this.store.counts()).nodesByLanguage;
+      await this.store.putNote(LANGUAGES_NOTE, LANGUAGES_NOTE, new TextEncoder().encode(JSON.stringify(nodesByLanguage)), snapshotId);
+    }
     const packageRoots = reused?.packageRoots ?? (await this.store.packageRoots());
     const namespaces = reused?.namespaces ?? new Map<NodeId, boolean>();
-    return { snapshotId, adjacency, transitions, communities, packageRoots, namespaces };
+    return { snapshotId, adjacency, transitions, communities, packageRoots, namespaces, nodesByLanguage };
   }
 
   /** A note stamped with this snapshot, decoded; undefined when missing, stale or undecodable. */
@@ -102,6 +115,18 @@ export class GraphStateCache {
       return undefined;
     }
   }
+}
+
+/** A stored count per language; undefined for anything else (the counts are then asked of the store). */
+function decodeLanguageCounts(bytes: Uint8Array): Record<string, number> | undefined {
+  const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const counts: Record<string, number> = {};
+  for (const [language, count] of Object.entries(value)) {
+    if (typeof count !== 'number' || !Number.isFinite(count) || count < 0) return undefined;
+    counts[language] = count;
+  }
+  return counts;
 }
 
 /** What a warm-up built: the sizes of the adjacency and how many communities it holds. */

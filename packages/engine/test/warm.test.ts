@@ -6,10 +6,10 @@ import { indexedFixture } from './helpers.js';
 
 type Fixture = Awaited<ReturnType<typeof indexedFixture>>;
 
-/** The notes a warm-up leaves, as comparable values: the adjacency, the walk's transitions and the communities of the snapshot. */
+/** The notes a warm-up leaves, as comparable values: the adjacency, the walk's transitions, the communities and the nodes per language of the snapshot. */
 async function warmNotes(fixture: Fixture): Promise<Record<string, { kind: string; snapshot: string | null; bytes: string }>> {
   const notes: Record<string, { kind: string; snapshot: string | null; bytes: string }> = {};
-  for (const key of ['adjacency', 'walk-transitions', 'communities']) {
+  for (const key of ['adjacency', 'walk-transitions', 'communities', 'node-languages']) {
     const note = await fixture.store.getNote(key);
     expect(note, `note ${key}`).toBeDefined();
     notes[key] = { kind: note!.kind, snapshot: note!.snapshot, bytes: Buffer.from(note!.value).toString('base64') };
@@ -79,5 +79,31 @@ describe('warmGraph (@knowing/engine/warm)', () => {
     await fixture.store.putNote('walk-transitions', 'walk-transitions', note!.value.slice(0, 40), note!.snapshot);
     expect(await answer()).toEqual(computed);
   });
-});
 
+  it('stores the nodes per language, and the vocabulary stage scopes its classes by them', { timeout: 60_000 }, async () => {
+    const fixture = await indexedFixture();
+    fixtures.push(fixture);
+    const task = 'Add a before_request hook that rejects requests without an API key header';
+    const answer = async () => {
+      const result = await createEngine({ store: fixture.store }).forTask(task, { fresh: true, budget: 2000 });
+      return result.ranked.map((s) => [s.node.qualifiedName, s.score]);
+    };
+    const computed = await answer();
+    await warmGraph(fixture.store);
+    const note = await fixture.store.getNote('node-languages');
+    expect(note?.snapshot).toBe((await fixture.store.currentSnapshot())!.id);
+    const stored = JSON.parse(new TextDecoder().decode(note!.value)) as Record<string, number>;
+    expect(stored).toEqual((await fixture.store.nodeCounts!()).nodesByLanguage);
+    expect(stored['python']).toBeGreaterThan(50);
+    expect(await answer()).toEqual(computed);
+    // The answer does read them: counts naming another language drop the Python classes.
+    const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+    await fixture.store.putNote('node-languages', 'node-languages', encode({ go: 10_000 }), note!.snapshot);
+    expect(await answer()).not.toEqual(computed);
+    // A damaged note, or one of another snapshot, is counted around, not trusted.
+    await fixture.store.putNote('node-languages', 'node-languages', encode({ go: 'many' }), note!.snapshot);
+    expect(await answer()).toEqual(computed);
+    await fixture.store.putNote('node-languages', 'node-languages', encode({ go: 10_000 }), 'another snapshot');
+    expect(await answer()).toEqual(computed);
+  });
+});

@@ -1,10 +1,11 @@
 import { ErrorCode, KnowingError, NodeFlag } from '@knowing/graph';
 import type { Adjacency, NodeId } from '@knowing/graph';
+import { KERNEL_STOP, instantiateWalkKernel } from './rwr-kernel.js';
 import { resolveTransitions } from './transitions.js';
 import type { CandidateOptions, WalkCandidate, WalkOptions, WalkResult, WalkSeed, WalkStopReason, WalkTransitions } from './types.js';
 
 /** Defaults of {@link randomWalkWithRestart}: the original system's values. */
-export const DEFAULT_WALK_OPTIONS: Readonly<Required<Omit<WalkOptions, 'allowed' | 'transitions'>>> = Object.freeze({
+export const DEFAULT_WALK_OPTIONS: Readonly<Required<Omit<WalkOptions, 'allowed' | 'transitions' | 'kernel'>>> = Object.freeze({
   alpha: 0.2,
   maxIterations: 20,
   tolerance: 0.001,
@@ -71,29 +72,31 @@ function resolveSeeds(adjacency: Adjacency, seeds: readonly WalkSeed[]): Resolve
 }
 
 /**
- * Fill `outIndex`/`outValue` with the `k` active nodes of highest mass (ties: lower index
+ * Fill `outIndex`/`outValue` with the `k` listed nodes of highest mass (ties: lower index
  * first), best first; returns how many were found (nodes without mass are never included).
+ * The nodes are `active[positions[0..count)]`; the result does not depend on their order.
  */
 function topKOf(
   mass: Float64Array,
   active: Int32Array,
-  activeCount: number,
+  positions: Int32Array,
+  count: number,
   k: number,
   outIndex: Int32Array,
   outValue: Float64Array,
 ): number {
-  let count = 0;
-  for (let a = 0; a < activeCount; a++) {
-    const node = active[a]!;
+  let found = 0;
+  for (let p = 0; p < count; p++) {
+    const node = active[positions[p]!]!;
     const value = mass[node]!;
     if (value <= 0) continue;
-    if (count === k) {
+    if (found === k) {
       const lastValue = outValue[k - 1]!;
       if (value < lastValue || (value === lastValue && node > outIndex[k - 1]!)) continue;
     } else {
-      count++;
+      found++;
     }
-    let slot = count - 1;
+    let slot = found - 1;
     while (slot > 0) {
       const previousValue = outValue[slot - 1]!;
       if (previousValue > value || (previousValue === value && outIndex[slot - 1]! < node)) break;
@@ -104,7 +107,7 @@ function topKOf(
     outIndex[slot] = node;
     outValue[slot] = value;
   }
-  return count;
+  return found;
 }
 
 function sameSet(a: Int32Array, b: Int32Array, count: number): boolean {
@@ -112,7 +115,7 @@ function sameSet(a: Int32Array, b: Int32Array, count: number): boolean {
   return true;
 }
 
-type ResolvedWalkOptions = Readonly<Required<Omit<WalkOptions, 'allowed' | 'transitions'>>> & Pick<WalkOptions, 'allowed'>;
+type ResolvedWalkOptions = Readonly<Required<Omit<WalkOptions, 'allowed' | 'transitions' | 'kernel'>>> & Pick<WalkOptions, 'allowed'>;
 
 function resolveWalkOptions(options: WalkOptions, nodeCount: number): ResolvedWalkOptions {
   const resolved = {
@@ -245,6 +248,21 @@ export function randomWalkWithRestart(adjacency: Adjacency, seeds: readonly Walk
       unknownSeeds: seedSet.unknown,
     };
   }
+  if (options.kernel !== 'typescript') {
+    const walked = walkInKernel(transitions, seedSet, { alpha, maxIterations, tolerance, topK, maxHops, allowed, stableNeeded, minMass });
+    if (walked) {
+      normalizeScores(walked.scores, walked.coverage, adjacency.inOffsets, hubThreshold);
+      return {
+        scores: walked.scores,
+        hops: walked.hops,
+        iterations: walked.iterations,
+        stopReason: walked.stopReason,
+        residual: walked.iterations === 0 ? 0 : walked.residual,
+        activeCount: walked.coverage.count,
+        unknownSeeds: seedSet.unknown,
+      };
+    }
+  }
   const coverage = coverFromSeeds(transitions, seedSet.indices, hops, maxHops, allowed);
   const { active, count: activeCount } = coverage;
 
@@ -253,9 +271,26 @@ export function randomWalkWithRestart(adjacency: Adjacency, seeds: readonly Walk
   // u propagates (-1 until then): with the mass threshold most covered nodes never do.
   const share = new Float64Array(n).fill(-1);
 
+  // Only the nodes holding mass are visited: a walk covers most of a mid-sized graph within its
+  // hops but carries mass to a fraction of it, and a cold process runs these loops interpreted.
+  // They are listed by their position in `active` and visited in that order, so every sum adds
+  // the same terms in the same order as a pass over all covered nodes would (skipped terms are
+  // exact zeros), and the scores are bit for bit those of the dense iteration.
+  const position = new Int32Array(n);
+  for (let a = 0; a < activeCount; a++) position[active[a]!] = a;
+  const listedIn = new Int32Array(n);
+  let currentList = new Int32Array(activeCount);
+  let nextList = new Int32Array(activeCount);
+  let currentCount = seedCount;
+  let staleCount = 0;
+
   let current = new Float64Array(n);
   let next = new Float64Array(n);
-  for (let s = 0; s < seedCount; s++) current[seedSet.indices[s]!] = seedSet.probabilities[s]!;
+  for (let s = 0; s < seedCount; s++) {
+    current[seedSet.indices[s]!] = seedSet.probabilities[s]!;
+    currentList[s] = position[seedSet.indices[s]!]!;
+  }
+  currentList.subarray(0, seedCount).sort();
 
   const trackTopK = stableNeeded > 0 && activeCount > topK;
   let topIndex = new Int32Array(topK);
@@ -269,10 +304,17 @@ export function randomWalkWithRestart(adjacency: Adjacency, seeds: readonly Walk
   let stopReason: WalkStopReason = 'max-iterations';
   while (iterations < maxIterations) {
     iterations++;
-    for (let a = 0; a < activeCount; a++) next[active[a]!] = 0;
+    // `next` still holds the mass of two iterations ago, at the nodes `nextList` lists.
+    for (let p = 0; p < staleCount; p++) next[active[nextList[p]!]!] = 0;
+    let nextCount = 0;
+    const list = (v: number): void => {
+      if (listedIn[v] === iterations) return;
+      listedIn[v] = iterations;
+      nextList[nextCount++] = position[v]!;
+    };
     let deadMass = 0;
-    for (let a = 0; a < activeCount; a++) {
-      const u = active[a]!;
+    for (let p = 0; p < currentCount; p++) {
+      const u = active[currentList[p]!]!;
       const mass = current[u]!;
       if (mass === 0 || mass < minMass) continue;
       let perWeight = share[u]!;
@@ -289,27 +331,44 @@ export function randomWalkWithRestart(adjacency: Adjacency, seeds: readonly Walk
       const moving = mass * perWeight;
       for (let e = offsets[u]!, end = offsets[u + 1]!; e < end; e++) {
         const v = neighbors[e]!;
-        if (hops[v]! >= 0) next[v]! += moving * weights[e]!;
+        if (hops[v]! >= 0) {
+          if (listedIn[v] !== iterations) list(v);
+          next[v]! += moving * weights[e]!;
+        }
       }
     }
     const toSeeds = alpha + (1 - alpha) * deadMass;
-    for (let s = 0; s < seedCount; s++) next[seedSet.indices[s]!]! += toSeeds * seedSet.probabilities[s]!;
+    for (let s = 0; s < seedCount; s++) {
+      list(seedSet.indices[s]!);
+      next[seedSet.indices[s]!]! += toSeeds * seedSet.probabilities[s]!;
+    }
+    nextList.subarray(0, nextCount).sort();
 
+    // The L1 change over the nodes holding mass before or after, merged in position order.
     residual = 0;
-    for (let a = 0; a < activeCount; a++) {
-      const u = active[a]!;
+    for (let i = 0, j = 0; i < currentCount || j < nextCount; ) {
+      const fromCurrent = j >= nextCount || (i < currentCount && currentList[i]! <= nextList[j]!);
+      const at = fromCurrent ? currentList[i]! : nextList[j]!;
+      if (fromCurrent) i++;
+      if (j < nextCount && nextList[j] === at) j++;
+      const u = active[at]!;
       residual += Math.abs(next[u]! - current[u]!);
     }
     const swap = current;
     current = next;
     next = swap;
+    const swapList = currentList;
+    currentList = nextList;
+    nextList = swapList;
+    staleCount = currentCount;
+    currentCount = nextCount;
 
     if (residual < tolerance) {
       stopReason = 'converged';
       break;
     }
     if (trackTopK) {
-      const count = topKOf(current, active, activeCount, topK, topIndex, topValue);
+      const count = topKOf(current, active, currentList, currentCount, topK, topIndex, topValue);
       topIndex.subarray(0, count).sort();
       if (count === previousTopCount && sameSet(topIndex, previousTop, count)) stableFor++;
       else stableFor = 0;
@@ -334,6 +393,120 @@ export function randomWalkWithRestart(adjacency: Adjacency, seeds: readonly Walk
     residual: iterations === 0 ? 0 : residual,
     activeCount,
     unknownSeeds: seedSet.unknown,
+  };
+}
+
+interface KernelSettings {
+  readonly alpha: number;
+  readonly maxIterations: number;
+  readonly tolerance: number;
+  readonly topK: number;
+  readonly maxHops: number;
+  readonly allowed: Uint8Array | undefined;
+  readonly stableNeeded: number;
+  readonly minMass: number;
+}
+
+interface KernelWalk {
+  readonly scores: Float64Array;
+  readonly hops: Int32Array;
+  readonly coverage: Coverage;
+  readonly iterations: number;
+  readonly stopReason: WalkStopReason;
+  readonly residual: number;
+}
+
+const I32_MAX = 2 ** 31 - 1;
+
+/**
+ * The cover and the iterations in the WebAssembly kernel (`rwr-kernel.ts`), over a memory
+ * holding copies of the transitions; undefined where it cannot run (no WebAssembly, a graph
+ * past 32-bit addresses), and the TypeScript loops below run instead.
+ */
+function walkInKernel(transitions: WalkTransitions, seedSet: ResolvedSeeds, settings: KernelSettings): KernelWalk | undefined {
+  const n = transitions.nodeCount;
+  const m = transitions.neighbors.length;
+  const seedCount = seedSet.indices.length;
+  const topSlots = Math.min(settings.topK, n) + 1;
+  let bytes = 0;
+  const take = (size: number): number => {
+    const at = bytes;
+    bytes += Math.ceil(size / 8) * 8;
+    return at;
+  };
+  const at = {
+    offsets: take(4 * (n + 1)),
+    neighbors: take(4 * m),
+    weights: take(8 * m),
+    hops: take(4 * n),
+    active: take(4 * n),
+    share: take(8 * n),
+    current: take(8 * n),
+    next: take(8 * n),
+    seeds: take(4 * seedCount),
+    probabilities: take(8 * seedCount),
+    topIndex: take(4 * topSlots),
+    previousTop: take(4 * topSlots),
+    topValue: take(8 * topSlots),
+    allowed: take(n),
+    out: take(24),
+  };
+  if (bytes > I32_MAX) return undefined;
+  const kernel = instantiateWalkKernel(bytes);
+  if (!kernel) return undefined;
+  const buffer = kernel.memory.buffer;
+  new Int32Array(buffer, at.offsets, n + 1).set(transitions.offsets);
+  new Int32Array(buffer, at.neighbors, m).set(transitions.neighbors);
+  new Float64Array(buffer, at.weights, m).set(transitions.weights);
+  const hops = new Int32Array(buffer, at.hops, n).fill(-1);
+  const active = new Int32Array(buffer, at.active, n);
+  new Float64Array(buffer, at.share, n).fill(-1);
+  const current = new Float64Array(buffer, at.current, n);
+  new Int32Array(buffer, at.seeds, seedCount).set(seedSet.indices);
+  new Float64Array(buffer, at.probabilities, seedCount).set(seedSet.probabilities);
+  for (let s = 0; s < seedCount; s++) {
+    const seed = seedSet.indices[s]!;
+    hops[seed] = 0;
+    active[s] = seed;
+    current[seed] = seedSet.probabilities[s]!;
+  }
+  if (settings.allowed) new Uint8Array(buffer, at.allowed, n).set(settings.allowed);
+  const count = kernel.cover(at.offsets, at.neighbors, at.hops, settings.allowed ? at.allowed : 0, at.active, seedCount, Math.min(Math.floor(settings.maxHops), I32_MAX));
+  const trackTopK = settings.stableNeeded > 0 && count > settings.topK;
+  const iterations = kernel.iterate(
+    at.offsets,
+    at.neighbors,
+    at.weights,
+    at.hops,
+    at.active,
+    count,
+    at.share,
+    at.current,
+    at.next,
+    at.seeds,
+    at.probabilities,
+    seedCount,
+    at.topIndex,
+    at.previousTop,
+    at.topValue,
+    Math.min(settings.topK, I32_MAX),
+    Math.min(settings.stableNeeded, I32_MAX),
+    trackTopK ? 1 : 0,
+    Math.min(settings.maxIterations, I32_MAX),
+    settings.alpha,
+    settings.tolerance,
+    settings.minMass,
+    at.out,
+  );
+  const out = new DataView(buffer, at.out, 24);
+  const scoresAt = out.getInt32(16, true);
+  return {
+    scores: new Float64Array(buffer, iterations === 0 ? at.current : scoresAt, n).slice(),
+    hops: hops.slice(),
+    coverage: { active: active.slice(0, count), count },
+    iterations,
+    stopReason: KERNEL_STOP[out.getInt32(4, true)]!,
+    residual: out.getFloat64(8, true),
   };
 }
 

@@ -94,6 +94,13 @@ export interface WalkOptions {
   /** Only nodes whose entry is non-zero take part (seeds always do). Length nodeCount. */
   readonly allowed?: Uint8Array;
   /**
+   * Where the walk's loops run: compiled WebAssembly, or TypeScript (what runs anyway where
+   * WebAssembly is unavailable). The scores are the same bit for bit; in a short-lived process
+   * the WebAssembly loops are several times faster, as V8 interprets cold TypeScript.
+   * @default 'webassembly'
+   */
+  readonly kernel?: 'webassembly' | 'typescript';
+  /**
    * Divide the score of nodes whose in-degree exceeds this by √(inDegree / threshold).
    * 0 disables.
    * @default 0

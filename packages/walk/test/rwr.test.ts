@@ -239,6 +239,159 @@ describe('stopping', () => {
   });
 });
 
+/**
+ * The walk as a pass over every covered node per iteration (how it was written before it
+ * visited only the nodes holding mass): the reference the sparse iteration must equal bit for bit.
+ */
+function everyCoveredNode(
+  transitions: { offsets: Int32Array; neighbors: Int32Array; weights: Float64Array },
+  n: number,
+  seeds: readonly { index: number; weight: number }[],
+  options: { alpha: number; maxIterations: number; tolerance: number; topK: number; stable: number; minMass: number; maxHops: number },
+): { scores: number[]; iterations: number; residual: number; stopReason: string } {
+  const { offsets, neighbors, weights } = transitions;
+  const { alpha, maxIterations, tolerance, topK, stable, minMass, maxHops } = options;
+  const byIndex = new Map<number, number>();
+  for (const seed of seeds) byIndex.set(seed.index, (byIndex.get(seed.index) ?? 0) + seed.weight);
+  const seedIndices = [...byIndex.keys()].sort((a, b) => a - b);
+  const total = seedIndices.reduce((sum, i) => sum + byIndex.get(i)!, 0);
+  const probabilities = seedIndices.map((i) => byIndex.get(i)! / total);
+  const hops = new Int32Array(n).fill(-1);
+  const active: number[] = [];
+  for (const seed of seedIndices) {
+    hops[seed] = 0;
+    active.push(seed);
+  }
+  for (let head = 0; head < active.length; head++) {
+    const u = active[head]!;
+    if (hops[u]! + 1 > maxHops) continue;
+    for (let e = offsets[u]!; e < offsets[u + 1]!; e++) {
+      const v = neighbors[e]!;
+      if (hops[v] !== -1) continue;
+      hops[v] = hops[u]! + 1;
+      active.push(v);
+    }
+  }
+  const share = new Float64Array(n).fill(-1);
+  let current = new Float64Array(n);
+  let next = new Float64Array(n);
+  seedIndices.forEach((index, s) => (current[index] = probabilities[s]!));
+  const top = (mass: Float64Array): string =>
+    active
+      .filter((u) => mass[u]! > 0)
+      .sort((a, b) => mass[b]! - mass[a]! || a - b)
+      .slice(0, topK)
+      .sort((a, b) => a - b)
+      .join(',');
+  let previous = '';
+  let stableFor = 0;
+  let iterations = 0;
+  let residual = Number.POSITIVE_INFINITY;
+  let stopReason = 'max-iterations';
+  while (iterations < maxIterations) {
+    iterations++;
+    for (const u of active) next[u] = 0;
+    let deadMass = 0;
+    for (const u of active) {
+      const mass = current[u]!;
+      if (mass === 0 || mass < minMass) continue;
+      if (share[u]! < 0) {
+        let sum = 0;
+        for (let e = offsets[u]!; e < offsets[u + 1]!; e++) if (hops[neighbors[e]!]! >= 0) sum += weights[e]!;
+        share[u] = sum > 0 ? (1 - alpha) / sum : 0;
+      }
+      if (share[u] === 0) {
+        deadMass += mass;
+        continue;
+      }
+      const moving = mass * share[u]!;
+      for (let e = offsets[u]!; e < offsets[u + 1]!; e++) if (hops[neighbors[e]!]! >= 0) next[neighbors[e]!]! += moving * weights[e]!;
+    }
+    const toSeeds = alpha + (1 - alpha) * deadMass;
+    seedIndices.forEach((index, s) => (next[index]! += toSeeds * probabilities[s]!));
+    residual = 0;
+    for (const u of active) residual += Math.abs(next[u]! - current[u]!);
+    [current, next] = [next, current];
+    if (residual < tolerance) {
+      stopReason = 'converged';
+      break;
+    }
+    if (stable > 0 && active.length > topK) {
+      const now = top(current);
+      stableFor = now === previous ? stableFor + 1 : 0;
+      previous = now;
+      if (stableFor >= stable) {
+        stopReason = 'top-k-stable';
+        break;
+      }
+    }
+  }
+  let max = 0;
+  for (const u of active) max = Math.max(max, current[u]!);
+  if (max > 0) for (const u of active) current[u]! /= max;
+  return { scores: [...current], iterations, residual, stopReason };
+}
+
+describe('the walk in WebAssembly and in TypeScript', () => {
+  const cases = [
+    { graph: 21, n: 500, m: 1800, maxHops: 4, minMass: 1e-4, tolerance: 0.001, stable: 2, directed: false },
+    { graph: 22, n: 800, m: 2400, maxHops: 2, minMass: 1e-4, tolerance: 0.001, stable: 2, directed: true },
+    { graph: 23, n: 400, m: 2000, maxHops: Number.POSITIVE_INFINITY, minMass: 0, tolerance: 1e-9, stable: 0, directed: false },
+    { graph: 24, n: 600, m: 1500, maxHops: 3, minMass: 1e-3, tolerance: 0, stable: 0, directed: false },
+    { graph: 25, n: 300, m: 600, maxHops: 4, minMass: 1e-5, tolerance: 1e-6, stable: 3, directed: true },
+  ];
+  for (const c of cases) {
+    for (const kernel of ['webassembly', 'typescript'] as const) {
+      it(`equals a pass over every covered node bit for bit: ${kernel} (graph ${c.graph}, ${c.directed ? 'directed' : 'undirected'}, ${c.maxHops} hops)`, () => {
+        const { adjacency } = randomGraph(c.graph, c.n, c.m);
+        const random = rng(c.graph * 7);
+        const seeds = Array.from({ length: 6 }, () => ({ index: Math.floor(random() * (c.n - 2)), weight: 0.1 + random() }));
+        const transitions = weightedTransitions(adjacency, { directed: c.directed });
+        const options = { alpha: 0.2, maxIterations: 20, tolerance: c.tolerance, topK: 10, stable: c.stable, minMass: c.minMass, maxHops: c.maxHops };
+        const expected = everyCoveredNode(transitions, c.n, seeds, options);
+        const result = randomWalkWithRestart(adjacency, seeds, {
+          transitions,
+          kernel,
+          alpha: 0.2,
+          maxIterations: 20,
+          tolerance: c.tolerance,
+          topK: 10,
+          topKStableIterations: c.stable,
+          minPropagationMass: c.minMass,
+          maxHops: c.maxHops,
+        });
+        expect(result.stopReason).toBe(expected.stopReason);
+        expect(result.iterations).toBe(expected.iterations);
+        expect(result.residual).toBe(expected.residual);
+        expect([...result.scores]).toEqual(expected.scores);
+        expect(expected.scores.filter((x) => x > 0).length).toBeGreaterThan(10);
+      });
+    }
+  }
+
+  it('gives the same hops, active count and scores under a restriction to allowed nodes', () => {
+    const { adjacency } = randomGraph(31, 400, 1600);
+    const random = rng(31);
+    const allowed = Uint8Array.from({ length: 400 }, () => (random() < 0.7 ? 1 : 0));
+    const seeds = [{ index: 3 }, { index: 50, weight: 0.5 }, { index: 120, weight: 2 }];
+    const run = (kernel: 'webassembly' | 'typescript') => randomWalkWithRestart(adjacency, seeds, { allowed, kernel, maxHops: 3 });
+    const [wasm, ts] = [run('webassembly'), run('typescript')];
+    expect(wasm.activeCount).toBeLessThan(400);
+    expect(wasm.activeCount).toBe(ts.activeCount);
+    expect([...wasm.hops]).toEqual([...ts.hops]);
+    expect([...wasm.scores]).toEqual([...ts.scores]);
+    expect([wasm.iterations, wasm.stopReason, wasm.residual]).toEqual([ts.iterations, ts.stopReason, ts.residual]);
+  });
+
+  it('stops at once with no iterations allowed, as the TypeScript walk does', () => {
+    const { adjacency } = randomGraph(32, 100, 300);
+    const run = (kernel: 'webassembly' | 'typescript') => randomWalkWithRestart(adjacency, [{ index: 1 }, { index: 2 }], { kernel, maxIterations: 0 });
+    const [wasm, ts] = [run('webassembly'), run('typescript')];
+    expect(wasm).toEqual(ts);
+    expect(wasm.iterations).toBe(0);
+  });
+});
+
 describe('hub dampening', () => {
   it('divides a hub score by √(inDegree / threshold)', () => {
     const leaves = names(8);
