@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/testing.ts', 'src/memory.ts', 'src/store-kit.ts'],
+  entry: ['src/index.ts', 'src/testing.ts', 'src/memory.ts', 'src/store-kit.ts', 'src/wasm.ts'],
   format: ['esm'],
   dts: true,
   clean: true,

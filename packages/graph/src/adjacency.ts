@@ -1,3 +1,5 @@
+import { checkAndInvert, invertEdges } from './adjacency-kernel.js';
+import type { InEdges, OutEdgeProblem } from './adjacency-kernel.js';
 import { ErrorCode, KnowingError } from './errors.js';
 import type { EdgeType, NodeId, Provenance } from './types.js';
 
@@ -64,6 +66,25 @@ export interface AdjacencyEdge {
 
 const MAX_EDGE_TYPES = 255;
 
+/** The in-edge index where the WebAssembly kernel cannot run: grouped by target, each group in source order. */
+function invertInTypeScript(n: number, outOffsets: Int32Array, outTargets: Int32Array): InEdges {
+  const m = outTargets.length;
+  const inOffsets = new Int32Array(n + 1);
+  for (let e = 0; e < m; e++) inOffsets[outTargets[e]! + 1]!++;
+  for (let i = 0; i < n; i++) inOffsets[i + 1]! += inOffsets[i]!;
+  const inSources = new Int32Array(m);
+  const inEdges = new Int32Array(m);
+  const cursor = inOffsets.slice(0, n);
+  for (let source = 0; source < n; source++) {
+    for (let e = outOffsets[source]!; e < outOffsets[source + 1]!; e++) {
+      const slot = cursor[outTargets[e]!]!++;
+      inSources[slot] = source;
+      inEdges[slot] = e;
+    }
+  }
+  return { inOffsets, inSources, inEdges };
+}
+
 class CsrAdjacency implements Adjacency {
   private index: Map<NodeId, number> | undefined;
   readonly inOffsets: Int32Array;
@@ -79,22 +100,9 @@ class CsrAdjacency implements Adjacency {
     readonly outTypes: Uint8Array,
     readonly outProvenance: Uint8Array,
     readonly outConfidence: Float32Array,
+    inverse: InEdges | undefined = invertEdges({ n: ids.length, outOffsets, outTargets, outTypes, outProvenance }),
   ) {
-    const n = ids.length;
-    const m = outTargets.length;
-    this.inOffsets = new Int32Array(n + 1);
-    for (let e = 0; e < m; e++) this.inOffsets[outTargets[e]! + 1]!++;
-    for (let i = 0; i < n; i++) this.inOffsets[i + 1]! += this.inOffsets[i]!;
-    this.inSources = new Int32Array(m);
-    this.inEdges = new Int32Array(m);
-    const cursor = this.inOffsets.slice(0, n);
-    for (let source = 0; source < n; source++) {
-      for (let e = outOffsets[source]!; e < outOffsets[source + 1]!; e++) {
-        const slot = cursor[outTargets[e]!]!++;
-        this.inSources[slot] = source;
-        this.inEdges[slot] = e;
-      }
-    }
+    ({ inOffsets: this.inOffsets, inSources: this.inSources, inEdges: this.inEdges } = inverse ?? invertInTypeScript(ids.length, outOffsets, outTargets));
   }
 
   get nodeCount(): number {
@@ -245,6 +253,25 @@ export function serializeAdjacency(adjacency: Adjacency): Uint8Array {
   return bytes;
 }
 
+/** {@link checkAndInvert}'s check where the WebAssembly kernel cannot run. */
+function checkInTypeScript(
+  n: number,
+  outOffsets: Int32Array,
+  outTargets: Int32Array,
+  outTypes: Uint8Array,
+  outProvenance: Uint8Array,
+  typeCount: number,
+): OutEdgeProblem | undefined {
+  const m = outTargets.length;
+  if (outOffsets[0] !== 0 || outOffsets[n] !== m) return { kind: 'span' };
+  for (let i = 0; i < n; i++) if (outOffsets[i]! > outOffsets[i + 1]!) return { kind: 'decrease', node: i };
+  for (let e = 0; e < m; e++) {
+    const target = outTargets[e]!;
+    if (target < 0 || target >= n || outTypes[e]! >= typeCount || outProvenance[e]! >= PROVENANCES.length) return { kind: 'range', edge: e };
+  }
+  return undefined;
+}
+
 function badFormat(message: string): KnowingError {
   return new KnowingError(ErrorCode.BadFormat, `adjacency blob: ${message}`, {
     source: 'graph',
@@ -287,13 +314,10 @@ export function deserializeAdjacency(input: Uint8Array): Adjacency {
   const outTypes = new Uint8Array(bytes.buffer, at, m);
   at += align4(m);
   const outProvenance = new Uint8Array(bytes.buffer, at, m);
-  if (outOffsets[0] !== 0 || outOffsets[n] !== m) throw badFormat('offsets do not span the edges');
-  for (let i = 0; i < n; i++) if (outOffsets[i]! > outOffsets[i + 1]!) throw badFormat(`offsets decrease at node ${i}`);
-  for (let e = 0; e < m; e++) {
-    const target = outTargets[e]!;
-    if (target < 0 || target >= n || outTypes[e]! >= typeNames.length || outProvenance[e]! >= PROVENANCES.length) {
-      throw badFormat(`edge ${e} is out of range`);
-    }
-  }
-  return new CsrAdjacency(ids, nodeFlags, typeNames, outOffsets, outTargets, outTypes, outProvenance, outConfidence);
+  const checked = checkAndInvert({ n, outOffsets, outTargets, outTypes, outProvenance }, typeNames.length, PROVENANCES.length);
+  const problem = checked ? checked.problem : checkInTypeScript(n, outOffsets, outTargets, outTypes, outProvenance, typeNames.length);
+  if (problem?.kind === 'span') throw badFormat('offsets do not span the edges');
+  if (problem?.kind === 'decrease') throw badFormat(`offsets decrease at node ${problem.node}`);
+  if (problem?.kind === 'range') throw badFormat(`edge ${problem.edge} is out of range`);
+  return new CsrAdjacency(ids, nodeFlags, typeNames, outOffsets, outTargets, outTypes, outProvenance, outConfidence, checked?.inverse);
 }

@@ -5,7 +5,8 @@
  * from its first call. Each operation is the one the TypeScript walk performs, in the same
  * order, so the scores are bit for bit equal (the tests compare both on random graphs).
  */
-import { FunctionBuilder, Op, encodeModule } from './wasm.js';
+import { FunctionBuilder, Op, encodeModule, kernel } from '@knowing/graph/wasm';
+import type { KernelMemory } from '@knowing/graph/wasm';
 
 /** Why the iterations stopped, as the kernel reports it. */
 export const KERNEL_STOP = ['max-iterations', 'converged', 'top-k-stable'] as const;
@@ -334,17 +335,6 @@ function sortTop(f: FunctionBuilder): void {
   );
 }
 
-/** What the kernel needs of the WebAssembly API (typed here: the project's libraries do not declare it). */
-interface WebAssemblyApi {
-  readonly Module: new (bytes: Uint8Array) => object;
-  readonly Memory: new (descriptor: { initial: number }) => KernelMemory;
-  readonly Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
-}
-
-interface KernelMemory {
-  readonly buffer: ArrayBuffer;
-}
-
 /** The kernel's exports. */
 export interface WalkKernel {
   readonly memory: KernelMemory;
@@ -352,33 +342,11 @@ export interface WalkKernel {
   iterate(...args: number[]): number;
 }
 
-const api = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
-let compiled: object | null | undefined;
-
-/** The compiled module, once per process; null where WebAssembly is unavailable. */
-function kernelModule(): object | null {
-  if (compiled === undefined) {
-    try {
-      compiled = api ? new api.Module(encodeModule([['cover', coverFunction()], ['iterate', iterateFunction()]])) : null;
-    } catch {
-      compiled = null;
-    }
-  }
-  return compiled;
-}
+const instantiate = kernel(() => encodeModule([['cover', coverFunction()], ['iterate', iterateFunction()]]));
 
 /** An instance over a fresh, zeroed memory of at least `bytes`; undefined where WebAssembly is unavailable or the memory cannot be had. */
 export function instantiateWalkKernel(bytes: number): WalkKernel | undefined {
-  const module = kernelModule();
-  if (module === null || !api) return undefined;
-  const pages = Math.ceil(bytes / 65536);
-  // 32-bit addresses: the kernel's pointers are i32.
-  if (pages > 32767) return undefined;
-  try {
-    const memory = new api.Memory({ initial: Math.max(1, pages) });
-    const { exports } = new api.Instance(module, { env: { memory } });
-    return { memory, cover: exports['cover'] as WalkKernel['cover'], iterate: exports['iterate'] as WalkKernel['iterate'] };
-  } catch {
-    return undefined;
-  }
+  const instance = instantiate(bytes);
+  if (!instance) return undefined;
+  return { memory: instance.memory, cover: instance.exports['cover'] as WalkKernel['cover'], iterate: instance.exports['iterate'] as WalkKernel['iterate'] };
 }

@@ -1,5 +1,6 @@
 import { ErrorCode, KnowingError, NodeFlag } from '@knowing/graph';
 import type { Adjacency, NodeId } from '@knowing/graph';
+import { KernelLayout } from '@knowing/graph/wasm';
 import { KERNEL_STOP, instantiateWalkKernel } from './rwr-kernel.js';
 import { resolveTransitions } from './transitions.js';
 import type { CandidateOptions, WalkCandidate, WalkOptions, WalkResult, WalkSeed, WalkStopReason, WalkTransitions } from './types.js';
@@ -428,31 +429,25 @@ function walkInKernel(transitions: WalkTransitions, seedSet: ResolvedSeeds, sett
   const m = transitions.neighbors.length;
   const seedCount = seedSet.indices.length;
   const topSlots = Math.min(settings.topK, n) + 1;
-  let bytes = 0;
-  const take = (size: number): number => {
-    const at = bytes;
-    bytes += Math.ceil(size / 8) * 8;
-    return at;
-  };
+  const layout = new KernelLayout();
   const at = {
-    offsets: take(4 * (n + 1)),
-    neighbors: take(4 * m),
-    weights: take(8 * m),
-    hops: take(4 * n),
-    active: take(4 * n),
-    share: take(8 * n),
-    current: take(8 * n),
-    next: take(8 * n),
-    seeds: take(4 * seedCount),
-    probabilities: take(8 * seedCount),
-    topIndex: take(4 * topSlots),
-    previousTop: take(4 * topSlots),
-    topValue: take(8 * topSlots),
-    allowed: take(n),
-    out: take(24),
+    offsets: layout.take(4 * (n + 1)),
+    neighbors: layout.take(4 * m),
+    weights: layout.take(8 * m),
+    hops: layout.take(4 * n),
+    active: layout.take(4 * n),
+    share: layout.take(8 * n),
+    current: layout.take(8 * n),
+    next: layout.take(8 * n),
+    seeds: layout.take(4 * seedCount),
+    probabilities: layout.take(8 * seedCount),
+    topIndex: layout.take(4 * topSlots),
+    previousTop: layout.take(4 * topSlots),
+    topValue: layout.take(8 * topSlots),
+    allowed: layout.take(n),
+    out: layout.take(24),
   };
-  if (bytes > I32_MAX) return undefined;
-  const kernel = instantiateWalkKernel(bytes);
+  const kernel = instantiateWalkKernel(layout.bytes);
   if (!kernel) return undefined;
   const buffer = kernel.memory.buffer;
   new Int32Array(buffer, at.offsets, n + 1).set(transitions.offsets);

@@ -1,7 +1,8 @@
 /**
- * A minimal WebAssembly emitter: functions over one imported memory, written as structured
- * code (blocks, loops and branches by label), encoded to a module's bytes. Enough for the
- * walk's numeric kernels, which a cold process would otherwise run in V8's interpreter.
+ * `@knowing/graph/wasm`: a minimal WebAssembly emitter for the packages' numeric kernels —
+ * functions over one imported memory, written as structured code (blocks, loops and branches by
+ * label) and encoded to a module's bytes. A query runs in a fresh process, where V8 interprets
+ * the loops over every node and edge of a graph; a kernel runs compiled from its first call.
  */
 
 export type ValueType = 'i32' | 'f64';
@@ -304,4 +305,79 @@ export function encodeModule(functions: readonly (readonly [string, FunctionBuil
     ...section(7, exports),
     ...section(10, code),
   ]);
+}
+
+/** What a kernel needs of the WebAssembly API (typed here: the project's libraries do not declare it). */
+interface WebAssemblyApi {
+  readonly Module: new (bytes: Uint8Array) => object;
+  readonly Memory: new (descriptor: { initial: number }) => KernelMemory;
+  readonly Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
+}
+
+/** A kernel instance's memory. */
+export interface KernelMemory {
+  readonly buffer: ArrayBuffer;
+}
+
+/** An instance of a kernel over its own memory. */
+export interface KernelInstance {
+  readonly memory: KernelMemory;
+  readonly exports: Readonly<Record<string, unknown>>;
+}
+
+const api = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
+
+/** Addresses are i32: a kernel's memory stays below 2 GiB. */
+export const KERNEL_MAX_BYTES = 2 ** 31 - 1;
+
+/**
+ * A kernel's instantiation: the module is encoded and compiled on first use, once per process;
+ * each call gives an instance over a fresh, zeroed memory of at least `bytes`. Undefined where
+ * WebAssembly is unavailable or the memory cannot be had: the caller then runs its TypeScript.
+ *
+ * @example
+ * ```ts
+ * const instantiate = kernel(() => encodeModule([['sum', sumFunction()]]));
+ * const instance = instantiate(4 * values.length);
+ * ```
+ */
+export function kernel(encode: () => Uint8Array): (bytes: number) => KernelInstance | undefined {
+  let compiled: object | null | undefined;
+  return (bytes) => {
+    if (compiled === undefined) {
+      try {
+        compiled = api ? new api.Module(encode()) : null;
+      } catch {
+        compiled = null;
+      }
+    }
+    if (compiled === null || !api || !(bytes <= KERNEL_MAX_BYTES)) return undefined;
+    try {
+      const memory = new api.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
+      const { exports } = new api.Instance(compiled, { env: { memory } });
+      return { memory, exports };
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/**
+ * A memory layout: each region 8-byte aligned, in the order taken.
+ *
+ * @example
+ * ```ts
+ * const layout = new KernelLayout();
+ * const values = layout.take(8 * n);
+ * const instance = instantiate(layout.bytes);
+ * ```
+ */
+export class KernelLayout {
+  bytes = 0;
+
+  take(size: number): number {
+    const at = this.bytes;
+    this.bytes += Math.ceil(size / 8) * 8;
+    return at;
+  }
 }
