@@ -26,6 +26,7 @@ export const Op = {
   f64Le: 0x65,
   i32Add: 0x6a,
   i32Sub: 0x6b,
+  i32Mul: 0x6c,
   i32And: 0x71,
   i32Or: 0x72,
   i32Shl: 0x74,

@@ -12,7 +12,8 @@ import { DEFAULT_RANKING_OPTIONS, DEFAULT_TEST_TASK_WORDS, defaultIsTestSymbol }
 import { feedbackAdjustment, sessionContribution } from './components.js';
 import { isAuxiliaryCode, isTestTask } from './test-detection.js';
 import { DEFAULT_LEARNED_MODEL } from './learned-model.js';
-import { DEFAULT_TREE_TRAIN_OPTIONS, addTreeShares, fitTreeEnsemble, treeValue } from './trees.js';
+import { DEFAULT_TREE_TRAIN_OPTIONS, fitTreeEnsemble, treeValue } from './trees.js';
+import { treeShares } from './tree-kernel.js';
 import type { RegressionTree, TreeTrainOptions } from './trees.js';
 import type { RankContext, RankExplanation, RankInput, Ranker } from './types.js';
 
@@ -382,13 +383,16 @@ function grouped(components: Readonly<Record<string, number>>): Record<string, n
  * share is the change its splits make along each tree's path; the trees' root values are the
  * same for every candidate and left out, so the shares sum to the logit.
  */
-function contributions(model: LearnedModel, x: Float64Array): Record<string, number> {
-  const shares = new Float64Array(x.length);
-  if (isTreeModel(model)) for (const tree of model.trees) addTreeShares(tree, x, shares);
-  else for (let f = 0; f < x.length; f++) shares[f] = model.weights[f]! * ((x[f]! - model.mean[f]!) / model.scale[f]!);
-  const out: Record<string, number> = {};
-  for (let f = 0; f < x.length; f++) out[LEARNED_FEATURES[f]!] = shares[f]!;
-  return out;
+function contributions(model: LearnedModel, vectors: readonly Float64Array[]): Record<string, number>[] {
+  const featureCount = vectors[0]?.length ?? 0;
+  const shares = isTreeModel(model)
+    ? treeShares(model.trees, vectors, featureCount)
+    : vectors.map((x) => Float64Array.from(x, (value, f) => model.weights[f]! * ((value - model.mean[f]!) / model.scale[f]!)));
+  return shares.map((row) => {
+    const out: Record<string, number> = {};
+    for (let f = 0; f < row.length; f++) out[LEARNED_FEATURES[f]!] = row[f]!;
+    return out;
+  });
 }
 
 /**
@@ -446,8 +450,9 @@ export function createLearnedRanker(options: { readonly model?: LearnedModel; re
   const name = `${options.name ?? 'knowing-learned'}@${shipped ? SHIPPED_MODEL_DIGEST : modelDigest(model)}`;
   const score = (inputs: readonly RankInput[], context: RankContext): ScoredInput[] => {
     const vectors = learnedFeatures(inputs, context);
+    const shares = contributions(model, vectors);
     const scored = inputs.map((input, i) => {
-      const components = contributions(model, vectors[i]!);
+      const components = shares[i]!;
       // What the history tasks cannot teach (no feedback or sessions there) is added to the
       // logit as the formula adds it to its score, scaled to the logit's spread.
       components['feedback'] = LOGIT_PER_FORMULA_POINT * feedbackAdjustment(input.feedback, DEFAULT_RANKING_OPTIONS.feedback);
