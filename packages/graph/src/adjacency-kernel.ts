@@ -4,7 +4,7 @@
  * (about 20 ms of a query on cargo's 180 K edges). Integer work only, so the results are the
  * TypeScript loops' exactly (the tests compare both).
  */
-import { FunctionBuilder, KernelLayout, Op, encodeModule, kernel } from './wasm.js';
+import { FunctionBuilder, KernelLayout, Op, encodeModule, kernel, kernelBytes } from './wasm.js';
 
 /**
  * check(offsets, targets, types, provenance, n, m, typeCount, provenanceCount, out) → 0 when
@@ -126,7 +126,18 @@ function inverseFunction(): FunctionBuilder {
   return f;
 }
 
-const instantiate = kernel(() => encodeModule([['check', checkFunction()], ['inverse', inverseFunction()]]));
+/** The kernel's module, emitted from the functions above. */
+export function encodeAdjacencyKernel(): Uint8Array {
+  return encodeModule([['check', checkFunction()], ['inverse', inverseFunction()]]);
+}
+
+/**
+ * {@link encodeAdjacencyKernel}'s bytes (base64), kept here: emitting them runs the builder as cold code, a few
+ * milliseconds of every query process. The tests check that the two agree.
+ */
+export const ADJACENCY_KERNEL = 'AGFzbQEAAAABGQJgCX9/f39/f39/fwF/YAh/f39/f39/fwACDwEDZW52Bm1lbW9yeQIAAQMDAgABBxMCBWNoZWNrAAAHaW52ZXJzZQABCuIDArYBAQN/IAAoAgBBAEcgACAEQQJ0aigCACAFR3IEQEEBDwsCQANAIAkgBE4NASAJQQFqIQogACAJQQJ0aigCACAAIApBAnRqKAIASgRAIAggCTYCAEECDwsgCiEJDAALC0EAIQkCQANAIAkgBU4NASABIAlBAnRqKAIAIgtBAEggCyAETnIgAiAJai0AACAGTnIgAyAJai0AACAHTnIEQCAIIAk2AgBBAw8LIAlBAWohCQwACwtBAAunAgEGfwJAA0AgCCADTg0BIAEgCEECdGooAgBBAWohCiAEIApBAnRqIAQgCkECdGooAgBBAWo2AgAgCEEBaiEIDAALCwJAA0AgCSACTg0BIAlBAWohCiAEIApBAnRqIAQgCkECdGooAgAgBCAJQQJ0aigCAGo2AgAgByAJQQJ0aiAEIAlBAnRqKAIANgIAIAohCQwACwtBACEJAkADQCAJIAJODQEgACAJQQJ0aigCACEIIAlBAWohCiAAIApBAnRqKAIAIQsCQANAIAggC04NASABIAhBAnRqKAIAIQ0gByANQQJ0aigCACEMIAcgDUECdGogDEEBajYCACAFIAxBAnRqIAk2AgAgBiAMQQJ0aiAINgIAIAhBAWohCAwACwsgCiEJDAALCws=';
+
+const instantiate = kernel(() => kernelBytes(ADJACENCY_KERNEL));
 
 /** What {@link checkOutEdges} found wrong, in the words of the adjacency's format errors. */
 export type OutEdgeProblem = { readonly kind: 'span' } | { readonly kind: 'decrease'; readonly node: number } | { readonly kind: 'range'; readonly edge: number };

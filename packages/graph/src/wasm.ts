@@ -364,6 +364,22 @@ export function kernel(encode: () => Uint8Array): (bytes: number) => KernelInsta
 }
 
 /**
+ * A module's bytes from base64: kernels keep their emitted bytes as text, since running the
+ * emitter is cold code in every process.
+ *
+ * @example
+ * ```ts
+ * const instantiate = kernel(() => kernelBytes(SUM_KERNEL));
+ * ```
+ */
+export function kernelBytes(base64: string): Uint8Array {
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+/**
  * A memory layout: each region 8-byte aligned, in the order taken.
  *
  * @example

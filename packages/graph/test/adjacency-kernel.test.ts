@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildAdjacency, deserializeAdjacency, serializeAdjacency } from '../src/index.js';
 import type { Adjacency, AdjacencyEdge } from '../src/index.js';
+import { ADJACENCY_KERNEL, encodeAdjacencyKernel } from '../src/adjacency-kernel.js';
+import { kernelBytes } from '../src/wasm.js';
 
 /** A random multigraph of `n` nodes and about `m` edges of three types and two provenances. */
 function randomGraph(seed: number, n: number, m: number): Adjacency {
@@ -93,5 +95,13 @@ describe('the adjacency kernels', () => {
     expect(inEdgesOf(decoded)).toEqual(expectedInEdges(graph));
     expect(messageOf(withoutKernel.deserializeAdjacency, damaged)).toBe(messageOf(deserializeAdjacency, damaged));
     expect(messageOf(withoutKernel.deserializeAdjacency, damaged)).toContain('offsets decrease at node 11');
+  });
+});
+
+describe('the adjacency kernel module', () => {
+  it('is stored as the emitter writes it', () => {
+    const emitted = Buffer.from(encodeAdjacencyKernel()).toString('base64');
+    expect(ADJACENCY_KERNEL, `emitted anew; set ADJACENCY_KERNEL in src/adjacency-kernel.ts to '${emitted}'`).toBe(emitted);
+    expect([...kernelBytes(ADJACENCY_KERNEL)]).toEqual([...encodeAdjacencyKernel()]);
   });
 });

@@ -5,7 +5,7 @@
  * adds the same differences in the same order as {@link addTreeShares}, so the shares are equal
  * bit for bit (the tests compare both).
  */
-import { FunctionBuilder, KernelLayout, Op, encodeModule, kernel } from '@knowing/graph/wasm';
+import { FunctionBuilder, KernelLayout, Op, encodeModule, kernel, kernelBytes } from '@knowing/graph/wasm';
 import { addTreeShares } from './trees.js';
 import type { RegressionTree } from './trees.js';
 
@@ -72,7 +72,18 @@ function sharesFunction(): FunctionBuilder {
   return f;
 }
 
-const instantiate = kernel(() => encodeModule([['shares', sharesFunction()]]));
+/** The kernel's module, emitted from the functions above. */
+export function encodeTreeKernel(): Uint8Array {
+  return encodeModule([['shares', sharesFunction()]]);
+}
+
+/**
+ * {@link encodeTreeKernel}'s bytes (base64), kept here: emitting them runs the builder as cold code, a few
+ * milliseconds of every query process. The tests check that the two agree.
+ */
+export const TREE_KERNEL = 'AGFzbQEAAAABDwFgC39/f39/f39/f39/AAIPAQNlbnYGbWVtb3J5AgABAwIBAAcKAQZzaGFyZXMAAArdAQHaAQEIfwJAA0AgCyAJTg0BIAsgCGxBA3QhEiAHIBJqIRAgCiASaiERQQAhDAJAA0AgDCAATg0BIAEgDEECdGooAgAhDQJAA0AgAiANQQJ0aigCACIPQQBIDQEgECAPQQN0aisDACADIA1BA3RqKwMAZQRAIAQgDUECdGooAgAhDgUgBSANQQJ0aigCACEOCyARIA9BA3RqIBEgD0EDdGorAwAgBiAOQQN0aisDACAGIA1BA3RqKwMAoaA5AwAgDiENDAALCyAMQQFqIQwMAAsLIAtBAWohCwwACwsL';
+
+const instantiate = kernel(() => kernelBytes(TREE_KERNEL));
 
 /** An ensemble's trees in one set of arrays, child indices counted from the first tree's root. */
 interface FlatEnsemble {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LEARNED_FEATURES } from '../src/learned.js';
 import { TREE_LEARNED_MODEL } from '../src/learned-trees-model.js';
-import { treeShares } from '../src/tree-kernel.js';
+import { TREE_KERNEL, encodeTreeKernel, treeShares } from '../src/tree-kernel.js';
 import { addTreeShares, fitTreeEnsemble } from '../src/trees.js';
 
 /** Vectors that reach every kind of split: values around the model's own thresholds, and zeros. */
@@ -59,5 +59,12 @@ describe('treeShares', () => {
 
   it('gives nothing for no candidates', () => {
     expect(treeShares(TREE_LEARNED_MODEL.trees, [], LEARNED_FEATURES.length)).toEqual([]);
+  });
+});
+
+describe('the tree kernel module', () => {
+  it('is stored as the emitter writes it', () => {
+    const emitted = Buffer.from(encodeTreeKernel()).toString('base64');
+    expect(TREE_KERNEL, `emitted anew; set TREE_KERNEL in src/tree-kernel.ts to '${emitted}'`).toBe(emitted);
   });
 });

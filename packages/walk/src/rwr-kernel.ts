@@ -5,7 +5,7 @@
  * from its first call. Each operation is the one the TypeScript walk performs, in the same
  * order, so the scores are bit for bit equal (the tests compare both on random graphs).
  */
-import { FunctionBuilder, Op, encodeModule, kernel } from '@knowing/graph/wasm';
+import { FunctionBuilder, Op, encodeModule, kernel, kernelBytes } from '@knowing/graph/wasm';
 import type { KernelMemory } from '@knowing/graph/wasm';
 
 /** Why the iterations stopped, as the kernel reports it. */
@@ -342,7 +342,18 @@ export interface WalkKernel {
   iterate(...args: number[]): number;
 }
 
-const instantiate = kernel(() => encodeModule([['cover', coverFunction()], ['iterate', iterateFunction()]]));
+/** The kernel's module, emitted from the functions above. */
+export function encodeWalkKernel(): Uint8Array {
+  return encodeModule([['cover', coverFunction()], ['iterate', iterateFunction()]]);
+}
+
+/**
+ * {@link encodeWalkKernel}'s bytes (base64), kept here: emitting them runs the builder as cold code, a few
+ * milliseconds of every query process. The tests check that the two agree.
+ */
+export const WALK_KERNEL = 'AGFzbQEAAAABJwJgB39/f39/f38Bf2AXf39/f39/f39/f39/f39/f39/f3x8fH8BfwIPAQNlbnYGbWVtb3J5AgABAwMCAAEHEwIFY292ZXIAAAdpdGVyYXRlAAEKqwsCvAEBCH8gBSEHAkADQCAIIAdODQEgBCAIQQJ0aigCACEJIAhBAWohCCACIAlBAnRqKAIAQQFqIgogBkwEQCAAIAlBAnRqIg4oAgAhCyAOKAIEIQwCQANAIAsgDE4NASABIAtBAnRqKAIAIQ0gC0EBaiELIAIgDUECdGooAgBBf0cNACADRSADIA1qLQAAcgRAIAIgDUECdGogCjYCACAEIAdBAnRqIA02AgAgB0EBaiEHCwwACwsLDAALCyAHC+oJAhV/CnxBfyEhRAAAAAAAAPB/ITJEAAAAAAAA8D8gE6EhNQJAA0AgFyASTg0BIBdBAWohF0EAIRkCQANAIBkgBU4NASAEIBlBAnRqKAIAIRogCCAaQQN0akQAAAAAAAAAADkDACAZQQFqIRkMAAsLRAAAAAAAAAAAITBBACEZAkADQCAZIAVODQEgBCAZQQJ0aigCACEaIBlBAWohGSAHIBpBA3RqKwMAIixEAAAAAAAAAABhICwgFWNyDQAgBiAaQQN0aisDACItRAAAAAAAAAAAYwRARAAAAAAAAAAAIS4gACAaQQJ0aiIfKAIAIRsgHygCBCEcAkADQCAbIBxODQEgASAbQQJ0aigCACEdIAMgHUECdGooAgBBAE4EQCAuIAIgG0EDdGorAwCgIS4LIBtBAWohGwwACwsgLkQAAAAAAAAAAGQEQCA1IC6jIS0FRAAAAAAAAAAAIS0LIAYgGkEDdGogLTkDAAsgLUQAAAAAAAAAAGEEQCAwICygITAMAQsgLCAtoiEvIAAgGkECdGoiHygCACEbIB8oAgQhHAJAA0AgGyAcTg0BIAEgG0ECdGooAgAhHSADIB1BAnRqKAIAQQBOBEAgCCAdQQN0aiAIIB1BA3RqKwMAIC8gAiAbQQN0aisDAKKgOQMACyAbQQFqIRsMAAsLDAALCyATIDUgMKKgITFBACEeAkADQCAeIAtODQEgCSAeQQJ0aigCACEdIAggHUEDdGogCCAdQQN0aisDACAxIAogHkEDdGorAwCioDkDACAeQQFqIR4MAAsLRAAAAAAAAAAAITJBACEZAkADQCAZIAVODQEgBCAZQQJ0aigCACEaIDIgCCAaQQN0aisDACAHIBpBA3RqKwMAoZmgITIgGUEBaiEZDAALCyAHISsgCCEHICshCCAyIBRjBEBBASEYDAILIBEEQEEAISAgD0EBayEmQQAhGQJAA0AgGSAFTg0BIAQgGUECdGooAgAhJSAZQQFqIRkgByAlQQN0aisDACIzRAAAAAAAAAAAZQ0AICAgD0YEQCAzIA4gJkEDdGorAwBjDQEgMyAOICZBA3RqKwMAYSAlIAwgJkECdGooAgBKcQ0BBSAgQQFqISALICBBAWshIwJAA0AgI0EATA0BICNBAWshJCAOICRBA3RqKwMAIjQgM2QNASA0IDNhIAwgJEECdGooAgAgJUhxDQEgDCAjQQJ0aiAMICRBAnRqKAIANgIAIA4gI0EDdGogNDkDACAkISMMAAsLIAwgI0ECdGogJTYCACAOICNBA3RqIDM5AwAMAAsLQQEhJwJAA0AgJyAgTg0BIAwgJ0ECdGooAgAhKSAnQQFrISgCQANAIChBAEgNASAMIChBAnRqKAIAIClMDQEgKEEBaiEkIAwgJEECdGogDCAoQQJ0aigCADYCACAoQQFrISgMAAsLIChBAWohJCAMICRBAnRqICk2AgAgJ0EBaiEnDAALC0EAISogICAhRgRAQQEhKkEAIScCQANAICcgIE4NASAMICdBAnRqKAIAIA0gJ0ECdGooAgBHBEBBACEqDAILICdBAWohJwwACwsLICoEQCAiQQFqISIFQQAhIgsgICEhIA0hKyAMIQ0gKyEMICIgEE4EQEECIRgMAwsLDAALCyAWIBg2AgQgFiAyOQMIIBYgBzYCECAXCw==';
+
+const instantiate = kernel(() => kernelBytes(WALK_KERNEL));
 
 /** An instance over a fresh, zeroed memory of at least `bytes`; undefined where WebAssembly is unavailable or the memory cannot be had. */
 export function instantiateWalkKernel(bytes: number): WalkKernel | undefined {

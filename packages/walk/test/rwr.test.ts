@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode, NodeFlag, isKnowingError } from '@knowing/graph';
 import { randomWalkWithRestart, walkCandidates, weightedTransitions } from '../src/index.js';
 import { EXACT, denseRwr, graphOf, rng } from './fixtures.js';
+import { WALK_KERNEL, encodeWalkKernel } from '../src/rwr-kernel.js';
 import type { DenseEdge, EdgeSpec } from './fixtures.js';
 
 const names = (n: number): string[] => Array.from({ length: n }, (_, i) => `n${i}`);
@@ -495,5 +496,12 @@ describe('walkCandidates', () => {
     expect(walkCandidates(adjacency, result, { minScore: 0, limit: 1 }).map((c) => c.id)).toEqual(['s']);
     const threshold = result.scores[adjacency.indexOf('b')]! + 1e-9;
     expect(walkCandidates(adjacency, result, { minScore: threshold }).map((c) => c.id)).toEqual(['s', 'a']);
+  });
+});
+
+describe('the walk kernel module', () => {
+  it('is stored as the emitter writes it', () => {
+    const emitted = Buffer.from(encodeWalkKernel()).toString('base64');
+    expect(WALK_KERNEL, `emitted anew; set WALK_KERNEL in src/rwr-kernel.ts to '${emitted}'`).toBe(emitted);
   });
 });
