@@ -140,6 +140,9 @@ function resolveWalkOptions(options: WalkOptions, nodeCount: number): ResolvedWa
   checkRange('hubDampeningThreshold', resolved.hubDampeningThreshold, 0, Number.POSITIVE_INFINITY);
   const { allowed } = resolved;
   if (allowed && allowed.length !== nodeCount) throw invalid(`allowed has ${allowed.length} entries for ${nodeCount} nodes`);
+  if (options.kernel !== undefined && options.kernel !== 'webassembly' && options.kernel !== 'typescript') {
+    throw invalid(`kernel must be 'webassembly' or 'typescript', got ${JSON.stringify(options.kernel)}`);
+  }
   return resolved;
 }
 

@@ -437,6 +437,7 @@ describe('seeds', () => {
     expect(codeOf(() => randomWalkWithRestart(adjacency, [{ id: 'a', weight: -1 }]))).toBe(ErrorCode.InvalidArgument);
     expect(codeOf(() => randomWalkWithRestart(adjacency, [{ id: 'a' }], { alpha: 0 }))).toBe(ErrorCode.InvalidArgument);
     expect(codeOf(() => randomWalkWithRestart(adjacency, [{ id: 'a' }], { allowed: new Uint8Array(2) }))).toBe(ErrorCode.InvalidArgument);
+    expect(codeOf(() => randomWalkWithRestart(adjacency, [{ id: 'a' }], { kernel: 'native' as never }))).toBe(ErrorCode.InvalidArgument);
     const other = graphOf(['x'], []);
     expect(codeOf(() => randomWalkWithRestart(adjacency, [{ id: 'a' }], { transitions: weightedTransitions(other) }))).toBe(
       ErrorCode.InvalidArgument,
