@@ -132,14 +132,14 @@ export function encodeAdjacencyKernel(): Uint8Array {
 }
 
 /**
- * {@link encodeAdjacencyKernel}'s bytes (base64), kept here: emitting them runs the builder as cold code, a few
- * milliseconds of every query process. The tests check that the two agree.
+ * {@link encodeAdjacencyKernel}'s bytes (base64), kept here: emitting them runs the builder as
+ * cold code in every query process. The tests check that the two agree.
  */
 export const ADJACENCY_KERNEL = 'AGFzbQEAAAABGQJgCX9/f39/f39/fwF/YAh/f39/f39/fwACDwEDZW52Bm1lbW9yeQIAAQMDAgABBxMCBWNoZWNrAAAHaW52ZXJzZQABCuIDArYBAQN/IAAoAgBBAEcgACAEQQJ0aigCACAFR3IEQEEBDwsCQANAIAkgBE4NASAJQQFqIQogACAJQQJ0aigCACAAIApBAnRqKAIASgRAIAggCTYCAEECDwsgCiEJDAALC0EAIQkCQANAIAkgBU4NASABIAlBAnRqKAIAIgtBAEggCyAETnIgAiAJai0AACAGTnIgAyAJai0AACAHTnIEQCAIIAk2AgBBAw8LIAlBAWohCQwACwtBAAunAgEGfwJAA0AgCCADTg0BIAEgCEECdGooAgBBAWohCiAEIApBAnRqIAQgCkECdGooAgBBAWo2AgAgCEEBaiEIDAALCwJAA0AgCSACTg0BIAlBAWohCiAEIApBAnRqIAQgCkECdGooAgAgBCAJQQJ0aigCAGo2AgAgByAJQQJ0aiAEIAlBAnRqKAIANgIAIAohCQwACwtBACEJAkADQCAJIAJODQEgACAJQQJ0aigCACEIIAlBAWohCiAAIApBAnRqKAIAIQsCQANAIAggC04NASABIAhBAnRqKAIAIQ0gByANQQJ0aigCACEMIAcgDUECdGogDEEBajYCACAFIAxBAnRqIAk2AgAgBiAMQQJ0aiAINgIAIAhBAWohCAwACwsgCiEJDAALCws=';
 
 const instantiate = kernel(() => kernelBytes(ADJACENCY_KERNEL));
 
-/** What {@link checkOutEdges} found wrong, in the words of the adjacency's format errors. */
+/** What {@link checkAndInvert} found wrong, in the words of the adjacency's format errors. */
 export type OutEdgeProblem = { readonly kind: 'span' } | { readonly kind: 'decrease'; readonly node: number } | { readonly kind: 'range'; readonly edge: number };
 
 /** The in-edge index of an adjacency: in-edges grouped by target, each group in source order. */
@@ -158,14 +158,14 @@ interface OutEdges {
 }
 
 /**
- * Checks a decoded adjacency's out-edges (offsets span the edges and never decrease; every
- * target, type and provenance in range) and builds its in-edge index, in the kernel where it
+ * Checks a decoded adjacency's out-edges against `limits` (offsets span the edges and never
+ * decrease; every target, type and provenance in range; no check without limits: an adjacency
+ * built here is right by construction) and builds its in-edge index, in the kernel where it
  * runs; undefined where it cannot (the caller runs the TypeScript loops).
  */
 export function checkAndInvert(
   edges: OutEdges,
-  typeCount: number,
-  provenanceCount: number,
+  limits?: { readonly typeCount: number; readonly provenanceCount: number },
 ): { readonly problem: OutEdgeProblem | undefined; readonly inverse: InEdges | undefined } | undefined {
   const { n, outOffsets, outTargets, outTypes, outProvenance } = edges;
   const m = outTargets.length;
@@ -186,10 +186,12 @@ export function checkAndInvert(
   const buffer = instance.memory.buffer;
   new Int32Array(buffer, at.offsets, n + 1).set(outOffsets);
   new Int32Array(buffer, at.targets, m).set(outTargets);
-  new Uint8Array(buffer, at.types, m).set(outTypes);
-  new Uint8Array(buffer, at.provenance, m).set(outProvenance);
   const check = instance.exports['check'] as (...args: number[]) => number;
-  const code = check(at.offsets, at.targets, at.types, at.provenance, n, m, typeCount, provenanceCount, at.out);
+  if (limits) {
+    new Uint8Array(buffer, at.types, m).set(outTypes);
+    new Uint8Array(buffer, at.provenance, m).set(outProvenance);
+  }
+  const code = limits ? check(at.offsets, at.targets, at.types, at.provenance, n, m, limits.typeCount, limits.provenanceCount, at.out) : 0;
   if (code !== 0) {
     const where = new Int32Array(buffer, at.out, 1)[0]!;
     const problem: OutEdgeProblem = code === 1 ? { kind: 'span' } : code === 2 ? { kind: 'decrease', node: where } : { kind: 'range', edge: where };
@@ -207,7 +209,7 @@ export function checkAndInvert(
   };
 }
 
-/** The same in-edge index, built by {@link checkAndInvert}'s kernel where it runs. */
+/** The in-edge index alone, built by {@link checkAndInvert}'s kernel where it runs. */
 export function invertEdges(edges: OutEdges): InEdges | undefined {
-  return checkAndInvert(edges, 256, 256)?.inverse;
+  return checkAndInvert(edges)?.inverse;
 }

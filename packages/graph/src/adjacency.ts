@@ -314,7 +314,7 @@ export function deserializeAdjacency(input: Uint8Array): Adjacency {
   const outTypes = new Uint8Array(bytes.buffer, at, m);
   at += align4(m);
   const outProvenance = new Uint8Array(bytes.buffer, at, m);
-  const checked = checkAndInvert({ n, outOffsets, outTargets, outTypes, outProvenance }, typeNames.length, PROVENANCES.length);
+  const checked = checkAndInvert({ n, outOffsets, outTargets, outTypes, outProvenance }, { typeCount: typeNames.length, provenanceCount: PROVENANCES.length });
   const problem = checked ? checked.problem : checkInTypeScript(n, outOffsets, outTargets, outTypes, outProvenance, typeNames.length);
   if (problem?.kind === 'span') throw badFormat('offsets do not span the edges');
   if (problem?.kind === 'decrease') throw badFormat(`offsets decrease at node ${problem.node}`);

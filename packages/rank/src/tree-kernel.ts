@@ -78,8 +78,8 @@ export function encodeTreeKernel(): Uint8Array {
 }
 
 /**
- * {@link encodeTreeKernel}'s bytes (base64), kept here: emitting them runs the builder as cold code, a few
- * milliseconds of every query process. The tests check that the two agree.
+ * {@link encodeTreeKernel}'s bytes (base64), kept here: emitting them runs the builder as
+ * cold code in every query process. The tests check that the two agree.
  */
 export const TREE_KERNEL = 'AGFzbQEAAAABDwFgC39/f39/f39/f39/AAIPAQNlbnYGbWVtb3J5AgABAwIBAAcKAQZzaGFyZXMAAArdAQHaAQEIfwJAA0AgCyAJTg0BIAsgCGxBA3QhEiAHIBJqIRAgCiASaiERQQAhDAJAA0AgDCAATg0BIAEgDEECdGooAgAhDQJAA0AgAiANQQJ0aigCACIPQQBIDQEgECAPQQN0aisDACADIA1BA3RqKwMAZQRAIAQgDUECdGooAgAhDgUgBSANQQJ0aigCACEOCyARIA9BA3RqIBEgD0EDdGorAwAgBiAOQQN0aisDACAGIA1BA3RqKwMAoaA5AwAgDiENDAALCyAMQQFqIQwMAAsLIAtBAWohCwwACwsL';
 

@@ -108,7 +108,7 @@ export function createLexicalScorer(db: Database.Database): (terms: readonly str
       const factor = idf / ftsIdf;
       const phrase = `"${term.replaceAll('"', '""')}"`;
       // all() rather than iterate(): a common term matches thousands of rows, and stepping the
-      // cursor from JavaScript row by row took half as long again (cargo's `file`, 3,900 rows).
+      // cursor from JavaScript row by row costs more than taking them in one call.
       const rows = (
         amongSeqs === undefined
           ? (perField ? st.termRowsByField : st.termRows).all(...weights, phrase)

@@ -73,31 +73,29 @@ function resolveSeeds(adjacency: Adjacency, seeds: readonly WalkSeed[]): Resolve
 }
 
 /**
- * Fill `outIndex`/`outValue` with the `k` listed nodes of highest mass (ties: lower index
+ * Fill `outIndex`/`outValue` with the `k` active nodes of highest mass (ties: lower index
  * first), best first; returns how many were found (nodes without mass are never included).
- * The nodes are `active[positions[0..count)]`; the result does not depend on their order.
  */
 function topKOf(
   mass: Float64Array,
   active: Int32Array,
-  positions: Int32Array,
-  count: number,
+  activeCount: number,
   k: number,
   outIndex: Int32Array,
   outValue: Float64Array,
 ): number {
-  let found = 0;
-  for (let p = 0; p < count; p++) {
-    const node = active[positions[p]!]!;
+  let count = 0;
+  for (let a = 0; a < activeCount; a++) {
+    const node = active[a]!;
     const value = mass[node]!;
     if (value <= 0) continue;
-    if (found === k) {
+    if (count === k) {
       const lastValue = outValue[k - 1]!;
       if (value < lastValue || (value === lastValue && node > outIndex[k - 1]!)) continue;
     } else {
-      found++;
+      count++;
     }
-    let slot = found - 1;
+    let slot = count - 1;
     while (slot > 0) {
       const previousValue = outValue[slot - 1]!;
       if (previousValue > value || (previousValue === value && outIndex[slot - 1]! < node)) break;
@@ -108,7 +106,7 @@ function topKOf(
     outIndex[slot] = node;
     outValue[slot] = value;
   }
-  return found;
+  return count;
 }
 
 function sameSet(a: Int32Array, b: Int32Array, count: number): boolean {
@@ -275,26 +273,9 @@ export function randomWalkWithRestart(adjacency: Adjacency, seeds: readonly Walk
   // u propagates (-1 until then): with the mass threshold most covered nodes never do.
   const share = new Float64Array(n).fill(-1);
 
-  // Only the nodes holding mass are visited: a walk covers most of a mid-sized graph within its
-  // hops but carries mass to a fraction of it, and a cold process runs these loops interpreted.
-  // They are listed by their position in `active` and visited in that order, so every sum adds
-  // the same terms in the same order as a pass over all covered nodes would (skipped terms are
-  // exact zeros), and the scores are bit for bit those of the dense iteration.
-  const position = new Int32Array(n);
-  for (let a = 0; a < activeCount; a++) position[active[a]!] = a;
-  const listedIn = new Int32Array(n);
-  let currentList = new Int32Array(activeCount);
-  let nextList = new Int32Array(activeCount);
-  let currentCount = seedCount;
-  let staleCount = 0;
-
   let current = new Float64Array(n);
   let next = new Float64Array(n);
-  for (let s = 0; s < seedCount; s++) {
-    current[seedSet.indices[s]!] = seedSet.probabilities[s]!;
-    currentList[s] = position[seedSet.indices[s]!]!;
-  }
-  currentList.subarray(0, seedCount).sort();
+  for (let s = 0; s < seedCount; s++) current[seedSet.indices[s]!] = seedSet.probabilities[s]!;
 
   const trackTopK = stableNeeded > 0 && activeCount > topK;
   let topIndex = new Int32Array(topK);
@@ -308,17 +289,10 @@ export function randomWalkWithRestart(adjacency: Adjacency, seeds: readonly Walk
   let stopReason: WalkStopReason = 'max-iterations';
   while (iterations < maxIterations) {
     iterations++;
-    // `next` still holds the mass of two iterations ago, at the nodes `nextList` lists.
-    for (let p = 0; p < staleCount; p++) next[active[nextList[p]!]!] = 0;
-    let nextCount = 0;
-    const list = (v: number): void => {
-      if (listedIn[v] === iterations) return;
-      listedIn[v] = iterations;
-      nextList[nextCount++] = position[v]!;
-    };
+    for (let a = 0; a < activeCount; a++) next[active[a]!] = 0;
     let deadMass = 0;
-    for (let p = 0; p < currentCount; p++) {
-      const u = active[currentList[p]!]!;
+    for (let a = 0; a < activeCount; a++) {
+      const u = active[a]!;
       const mass = current[u]!;
       if (mass === 0 || mass < minMass) continue;
       let perWeight = share[u]!;
@@ -335,44 +309,27 @@ export function randomWalkWithRestart(adjacency: Adjacency, seeds: readonly Walk
       const moving = mass * perWeight;
       for (let e = offsets[u]!, end = offsets[u + 1]!; e < end; e++) {
         const v = neighbors[e]!;
-        if (hops[v]! >= 0) {
-          if (listedIn[v] !== iterations) list(v);
-          next[v]! += moving * weights[e]!;
-        }
+        if (hops[v]! >= 0) next[v]! += moving * weights[e]!;
       }
     }
     const toSeeds = alpha + (1 - alpha) * deadMass;
-    for (let s = 0; s < seedCount; s++) {
-      list(seedSet.indices[s]!);
-      next[seedSet.indices[s]!]! += toSeeds * seedSet.probabilities[s]!;
-    }
-    nextList.subarray(0, nextCount).sort();
+    for (let s = 0; s < seedCount; s++) next[seedSet.indices[s]!]! += toSeeds * seedSet.probabilities[s]!;
 
-    // The L1 change over the nodes holding mass before or after, merged in position order.
     residual = 0;
-    for (let i = 0, j = 0; i < currentCount || j < nextCount; ) {
-      const fromCurrent = j >= nextCount || (i < currentCount && currentList[i]! <= nextList[j]!);
-      const at = fromCurrent ? currentList[i]! : nextList[j]!;
-      if (fromCurrent) i++;
-      if (j < nextCount && nextList[j] === at) j++;
-      const u = active[at]!;
+    for (let a = 0; a < activeCount; a++) {
+      const u = active[a]!;
       residual += Math.abs(next[u]! - current[u]!);
     }
     const swap = current;
     current = next;
     next = swap;
-    const swapList = currentList;
-    currentList = nextList;
-    nextList = swapList;
-    staleCount = currentCount;
-    currentCount = nextCount;
 
     if (residual < tolerance) {
       stopReason = 'converged';
       break;
     }
     if (trackTopK) {
-      const count = topKOf(current, active, currentList, currentCount, topK, topIndex, topValue);
+      const count = topKOf(current, active, activeCount, topK, topIndex, topValue);
       topIndex.subarray(0, count).sort();
       if (count === previousTopCount && sameSet(topIndex, previousTop, count)) stableFor++;
       else stableFor = 0;
@@ -497,9 +454,8 @@ function walkInKernel(transitions: WalkTransitions, seedSet: ResolvedSeeds, sett
     at.out,
   );
   const out = new DataView(buffer, at.out, 24);
-  const scoresAt = out.getInt32(16, true);
   return {
-    scores: new Float64Array(buffer, iterations === 0 ? at.current : scoresAt, n).slice(),
+    scores: new Float64Array(buffer, out.getInt32(16, true), n).slice(),
     hops: hops.slice(),
     coverage: { active: active.slice(0, count), count },
     iterations,
