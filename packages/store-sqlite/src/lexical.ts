@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { readVarints } from './fts-totals.js';
 
 
 /** One scored row of the lexical index. */
@@ -18,22 +19,6 @@ export interface LexicalScorerOptions {
 }
 
 /**
- * The first number of FTS5's "averages" record (`lexical_fts_data` row 1): the row count its
- * bm25() uses. An SQLite varint: big-endian groups of 7 bits, a set high bit meaning more
- * follow, the 9th byte whole.
- */
-function leadingVarint(bytes: Uint8Array): number | undefined {
-  let value = 0;
-  for (let i = 0; i < Math.min(9, bytes.length); i++) {
-    const byte = bytes[i]!;
-    if (i === 8) return value * 256 + byte;
-    value = value * 128 + (byte & 0x7f);
-    if ((byte & 0x80) === 0) return value;
-  }
-  return undefined;
-}
-
-/**
  * BM25F over `lexical_fts` with the idf ln(1 + (N − n + 0.5) / (n + 0.5)).
  *
  * FTS5's own bm25() uses ln((N − n + 0.5) / (n + 0.5)) and clamps it to 1e-6 once a term is in
@@ -44,12 +29,10 @@ function leadingVarint(bytes: Uint8Array): number | undefined {
  * terms summed here. Rows are all the matches of each term: the same work FTS5 does to rank
  * an OR query.
  *
- * FTS5's own row count is read from its averages record, not counted: a contentless-delete
- * table never takes deleted rows out of it (nor their tokens out of the length totals), so after
- * files are rewritten it counts every row ever written. Dividing bm25() by an idf of the live
- * count left scores that drifted with each re-index; with FTS5's count the idf cancels exactly,
- * and a rewrite of the same content scores as a fresh index does (its length totals grow with
- * the count, so the average length holds).
+ * FTS5's own row count is read from its averages record, not counted. The writer keeps that
+ * record equal to the live rows (fts-totals.ts), but an index last written by an older version
+ * and opened read-only may still count every row ever written; with FTS5's count the idf
+ * cancels exactly whatever the record says.
  */
 export function createLexicalScorer(db: Database.Database): (terms: readonly string[], weights: readonly number[], options?: LexicalScorerOptions) => LexicalScore[] {
   let prepared:
@@ -96,7 +79,7 @@ export function createLexicalScorer(db: Database.Database): (terms: readonly str
     const total = Number(st.rows.get());
     if (total === 0) return [];
     const averages = st.ftsRows.get() as Uint8Array | undefined;
-    const ftsTotal = (averages && leadingVarint(averages)) || total;
+    const ftsTotal = (averages && readVarints(averages)[0]) || total;
     const scores = new Map<number, number>();
     const fields = new Map<number, number[]>();
     const amongSeqs = seqs === undefined ? undefined : JSON.stringify([...seqs]);

@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { ErrorCode, packageOf, type FileRecord, type RepoInfo, type WriteBatch } from '@knowing/graph';
 import { EDGE_WIDTH, FTS_WIDTH, LEXICAL_WIDTH, NODE_WIDTH } from './batch.js';
 import { storeError } from './errors.js';
+import { rememberRemoved } from './fts-totals.js';
 
 const NODE_VALUES = '@id, @name, @name_lower, @qualified_name, @kind, @language, @file, @package, @start_line, @end_line, @signature, @doc, @is_test, @external';
 const NODE_FIELDS = 'id, name, name_lower, qualified_name, kind, language, file, package, start_line, end_line, signature, doc, is_test, external';
@@ -69,6 +70,8 @@ function prepareBulkStatements(db: Database.Database) {
 /** Single-row reads and writes of repos, files, nodes, full-text rows, owners and edges. */
 function prepareRowStatements(db: Database.Database) {
   return statements({
+    // Each FTS delete is preceded by its `remember` statement (see fts-totals.ts).
+    lexicalRemember: db.prepare(rememberRemoved('lexical_fts', '?')),
     lexicalDelete: db.prepare('DELETE FROM lexical_fts WHERE rowid = ?'),
     nodesByIds: db.prepare(
       `SELECT seq, id, name, qualified_name, kind, language, file, start_line, end_line, signature, doc, is_test, external
@@ -111,6 +114,7 @@ function prepareRowStatements(db: Database.Database) {
       `INSERT INTO nodes_fts (rowid, name, concepts, path, qualified_name, doc, signature)
        VALUES (@seq, @name, @concepts, @path, @qualified_name, @doc, @signature)`,
     ),
+    ftsRemember: db.prepare(rememberRemoved('nodes_fts', '?')),
     ftsDelete: db.prepare('DELETE FROM nodes_fts WHERE rowid = ?'),
     ownerGet: db.prepare('SELECT id FROM owners WHERE name = ?').pluck(),
     ownerInsert: db.prepare('INSERT INTO owners (name) VALUES (?)'),

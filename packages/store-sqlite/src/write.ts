@@ -4,6 +4,7 @@ import { packageOf, type FileWrite, type GraphEdge, type GraphNode, type GraphOu
 import type { SnapshotRow } from '@knowing/graph/store-kit';
 import { DirtyGroups, EDGE_WIDTH, FILE_OWNER, PASS_OWNER, lastWins } from './batch.js';
 import type { NodeRow } from './rows.js';
+import { createFtsTotalsKeeper, FTS_REMOVED_SCHEMA, rememberRemoved } from './fts-totals.js';
 import { fileTextOf, ftsRowOf } from './text.js';
 import { GRAPH_NOT_EMPTY, writeBulk } from './write-bulk.js';
 import { commitSnapshot } from './write-merkle.js';
@@ -16,6 +17,7 @@ import { ownerId, prepareWriteStatements, putFile, putRepo, type WriteConnection
  * a row can disappear (explicit delete, node cascade, owner cascade) is accounted for.
  */
 const TEMP_SCHEMA = `
+${FTS_REMOVED_SCHEMA}
 CREATE TEMP TABLE IF NOT EXISTS merkle_dirty (package TEXT NOT NULL, type TEXT NOT NULL, PRIMARY KEY (package, type)) WITHOUT ROWID;
 CREATE TEMP TABLE IF NOT EXISTS prune_candidates (seq INTEGER PRIMARY KEY);
 CREATE TEMP TABLE IF NOT EXISTS batch_counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
@@ -28,7 +30,9 @@ CREATE TEMP TRIGGER IF NOT EXISTS knowing_node_deleting BEFORE DELETE ON main.no
 END;
 
 CREATE TEMP TRIGGER IF NOT EXISTS knowing_node_deleted AFTER DELETE ON main.nodes WHEN OLD.external = 0 BEGIN
+  ${rememberRemoved('nodes_fts', 'OLD.seq')};
   DELETE FROM nodes_fts WHERE rowid = OLD.seq;
+  ${rememberRemoved('lexical_fts', 'OLD.seq')};
   DELETE FROM lexical_fts WHERE rowid = OLD.seq;
 END;
 
@@ -136,6 +140,7 @@ export function createBatchWriter(db: Database.Database, path: string): BatchWri
   // and a read transaction can never fail to upgrade half-way through the batch.
   const transaction = db.transaction((batch: WriteBatch) => writeDiffed(conn, batch));
   const bulkTransaction = db.transaction((batch: WriteBatch) => writeBulk(conn, batch));
+  const ftsTotals = createFtsTotalsKeeper(db);
   let loaded: LoadedGraph | undefined;
   const latest = (): SnapshotRow | undefined => conn.st.snapshotLatest.get() as SnapshotRow | undefined;
   return {
@@ -151,33 +156,39 @@ export function createBatchWriter(db: Database.Database, path: string): BatchWri
     },
     apply(batch) {
       loaded = undefined;
-      if (conn.st.graphEmpty.get() !== 1) return transaction.immediate(batch);
-      // The bulk load inserts only edges between nodes it inserts, to owners it resolved, and
-      // deletes nothing that has dependents: the per-edge parent lookups of the foreign keys
-      // would re-check what the plan guarantees. The setting is per connection and can only
-      // change outside a transaction.
-      db.pragma('foreign_keys = OFF');
-      try {
-        const { result, outline } = bulkTransaction.immediate(batch);
-        const snapshot = latest();
-        if (snapshot !== undefined) {
-          loaded = {
-            outline,
-            dataVersion: db.pragma('data_version', { simple: true }) as number,
-            generation: snapshot.generation,
-            nodeCount: snapshot.node_count,
-            edgeCount: snapshot.edge_count,
-          };
-        }
-        return result;
-      } catch (error) {
-        if (error !== GRAPH_NOT_EMPTY) throw error;
-      } finally {
-        db.pragma('foreign_keys = ON');
-      }
-      return transaction.immediate(batch);
+      const result = applyInTransaction(batch);
+      ftsTotals.settle();
+      return result;
     },
   };
+
+  function applyInTransaction(batch: WriteBatch): WriteResult {
+    if (conn.st.graphEmpty.get() !== 1) return transaction.immediate(batch);
+    // The bulk load inserts only edges between nodes it inserts, to owners it resolved, and
+    // deletes nothing that has dependents: the per-edge parent lookups of the foreign keys
+    // would re-check what the plan guarantees. The setting is per connection and can only
+    // change outside a transaction.
+    db.pragma('foreign_keys = OFF');
+    try {
+      const { result, outline } = bulkTransaction.immediate(batch);
+      const snapshot = latest();
+      if (snapshot !== undefined) {
+        loaded = {
+          outline,
+          dataVersion: db.pragma('data_version', { simple: true }) as number,
+          generation: snapshot.generation,
+          nodeCount: snapshot.node_count,
+          edgeCount: snapshot.edge_count,
+        };
+      }
+      return result;
+    } catch (error) {
+      if (error !== GRAPH_NOT_EMPTY) throw error;
+    } finally {
+      db.pragma('foreign_keys = ON');
+    }
+    return transaction.immediate(batch);
+  }
 }
 
 /** The diffing writer: each file, owner and placeholder compared with what is stored. */
@@ -329,7 +340,10 @@ function writeFileNodes(st: WriteStatements, w: FileWrite, resolved: Map<string,
       continue;
     }
     resolved.set(node.id, { seq: row.seq, pkg });
-    if (row.external !== 1) st.lexicalDelete.run(row.seq);
+    if (row.external !== 1) {
+      st.lexicalRemember.run(row.seq);
+      st.lexicalDelete.run(row.seq);
+    }
     lexicalOf(row.seq, node);
     if (sameNode(row, node)) continue;
     st.nodeUpdate.run({ ...nodeParams(node, pkg), seq: row.seq });
@@ -337,6 +351,7 @@ function writeFileNodes(st: WriteStatements, w: FileWrite, resolved: Map<string,
     if (row.external === 1) {
       st.ftsInsert.run({ seq: row.seq, ...ftsRowOf(node, fileText) });
     } else if (!sameText(row, node)) {
+      st.ftsRemember.run(row.seq);
       st.ftsDelete.run(row.seq);
       st.ftsInsert.run({ seq: row.seq, ...ftsRowOf(node, fileText) });
     }

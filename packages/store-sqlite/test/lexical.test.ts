@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeId, type FileWrite, type GraphNode, type LexicalDocument } from '@knowing/graph';
+import Database from 'better-sqlite3';
+import { nodeId, type FileWrite, type GraphNode, type LexicalDocument, type WriteBatch } from '@knowing/graph';
 import { createSqliteStore } from '../src/index.js';
 
 function node(file: string, name: string): GraphNode {
@@ -69,5 +70,77 @@ describe('lexical scores over the life of an index', () => {
     expect((await scores(fresh)).length).toBeGreaterThan(2);
     await fresh.close();
     await rewritten.close();
+  });
+});
+
+describe("FTS5's totals over the life of an index", () => {
+  const withDoc = (n: GraphNode, text: string): GraphNode => ({ ...n, doc: text });
+  const finalFiles = (): FileWrite[] => [
+    write('a.py', [withDoc(node('a.py', 'parse_header'), 'parse a header line'), node('a.py', 'read')], 'pars header token read'),
+    write('b.py', [node('b.py', 'render')], 'render templat header'),
+    write('c.py', [node('c.py', 'route')], 'rout match url header'),
+  ];
+  // Every way a row leaves the tables: a rewrite with other text, a symbol dropped from its
+  // file, a changed doc (the name index's own row), a deleted file.
+  const history = (): WriteBatch[] => [
+    { files: [write('a.py', [node('a.py', 'parse_header'), node('a.py', 'read'), node('a.py', 'skip')], 'pars header token read ' + 'long '.repeat(40))] },
+    { files: [write('e.py', [node('e.py', 'gone')], 'header header header gone away for good')] },
+    { files: [write('b.py', [withDoc(node('b.py', 'render'), 'renders a template in many many words')], 'render templat')] },
+    { files: [write('c.py', [node('c.py', 'route'), node('c.py', 'match')], 'rout match url ' + 'x '.repeat(25))] },
+    { deleteFiles: ['e.py'] },
+    ...finalFiles().map((w) => ({ files: [w] })),
+  ];
+  const totals = (_store: unknown, file: string) => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return ['nodes_fts', 'lexical_fts'].map((t) => [...(db.prepare(`SELECT block FROM ${t}_data WHERE id = 1`).pluck().get() as Uint8Array)]);
+    } finally {
+      db.close();
+    }
+  };
+  const observed = async (store: Awaited<ReturnType<typeof createSqliteStore>>) => ({
+    lexical: (await store.lexicalSearch(['header', 'rout', 'read', 'templat'], { limit: 10 })).map((h) => [h.node.qualifiedName, h.score]),
+    names: (await store.search('header OR render OR route', { limit: 10 })).map((h) => [h.node.qualifiedName, h.score]),
+  });
+
+  async function open() {
+    const dir = mkdtempSync(join(tmpdir(), 'knowing-totals-'));
+    dirs.push(dir);
+    const file = join(dir, 'graph.db');
+    return { file, store: await createSqliteStore({ path: file }) };
+  }
+
+  it('match a fresh index of the same files after rewrites, removals and deletions', async () => {
+    const fresh = await open();
+    for (const w of finalFiles()) await fresh.store.applyBatch({ files: [w] });
+    const lived = await open();
+    for (const batch of history()) await lived.store.applyBatch(batch);
+
+    expect(await observed(lived.store)).toEqual(await observed(fresh.store));
+    expect((await observed(fresh.store)).lexical.length).toBeGreaterThan(3);
+    expect((await observed(fresh.store)).names.length).toBeGreaterThan(2);
+    expect(totals(lived.store, lived.file)).toEqual(totals(fresh.store, fresh.file));
+    await fresh.store.close();
+    await lived.store.close();
+  });
+
+  it('are summed again on the next write when an older index left them counting deleted rows', async () => {
+    const fresh = await open();
+    for (const w of finalFiles()) await fresh.store.applyBatch({ files: [w] });
+    const old = await open();
+    for (const w of finalFiles()) await old.store.applyBatch({ files: [w] });
+    await old.store.close();
+    // What an index written before the store kept the totals looks like: more rows and tokens.
+    const db = new Database(old.file);
+    db.unsafeMode(true);
+    for (const t of ['nodes_fts', 'lexical_fts']) db.prepare(`UPDATE ${t}_data SET block = ? WHERE id = 1`).run(Uint8Array.from([0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f]));
+    db.close();
+    const reopened = await createSqliteStore({ path: old.file });
+    expect(await observed(reopened)).not.toEqual(await observed(fresh.store));
+    await reopened.applyBatch({ files: [finalFiles()[1]!] });
+    expect(await observed(reopened)).toEqual(await observed(fresh.store));
+    expect(totals(reopened, old.file)).toEqual(totals(fresh.store, fresh.file));
+    await fresh.store.close();
+    await reopened.close();
   });
 });
