@@ -87,6 +87,8 @@ function invertInTypeScript(n: number, outOffsets: Int32Array, outTargets: Int32
 
 class CsrAdjacency implements Adjacency {
   private index: Map<NodeId, number> | undefined;
+  /** Whether `ids` ascend strictly (code-unit order), once the first lookup has checked. */
+  private sorted: boolean | undefined;
   readonly inOffsets: Int32Array;
   readonly inSources: Int32Array;
   readonly inEdges: Int32Array;
@@ -114,9 +116,30 @@ class CsrAdjacency implements Adjacency {
   }
 
   indexOf(id: NodeId): number {
+    const ids = this.ids;
+    if (this.sorted === undefined) {
+      // An adjacency read from the index lists its ids in order (the canonical order of the
+      // stored note): a binary search then needs no table. Checking the order costs a tenth of
+      // hashing every id into a map, which a cold query would pay for a few hundred lookups.
+      let sorted = true;
+      for (let i = 1; i < ids.length && sorted; i++) sorted = ids[i - 1]! < ids[i]!;
+      this.sorted = sorted;
+    }
+    if (this.sorted) {
+      let lo = 0;
+      let hi = ids.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const at = ids[mid]!;
+        if (at === id) return mid;
+        if (at < id) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      return -1;
+    }
     if (!this.index) {
       this.index = new Map();
-      for (let i = 0; i < this.ids.length; i++) this.index.set(this.ids[i]!, i);
+      for (let i = 0; i < ids.length; i++) this.index.set(ids[i]!, i);
     }
     return this.index.get(id) ?? -1;
   }

@@ -114,3 +114,20 @@ describe('adjacency serialization', () => {
     expect(() => deserializeAdjacency(bytes)).toThrow(/version 99/);
   });
 });
+
+describe('indexOf', () => {
+  const ids = (n: number, order: 'ascending' | 'shuffled'): string[] => {
+    const list = Array.from({ length: n }, (_, i) => `n${String(i * 7).padStart(4, '0')}`);
+    if (order === 'shuffled') for (let i = list.length - 1; i > 0; i--) [list[i], list[(i * 13) % (i + 1)]] = [list[(i * 13) % (i + 1)]!, list[i]!];
+    return list;
+  };
+  for (const order of ['ascending', 'shuffled'] as const) {
+    it(`finds every node and no other id when the ids are ${order}`, () => {
+      const list = ids(200, order);
+      const adj = buildAdjacency(list.map((id) => ({ id })), []);
+      for (const id of list) expect(adj.ids[adj.indexOf(id)]).toBe(id);
+      // Between, before and after the stored ids: absent.
+      for (const id of ['n0001', 'n0000a', 'a', 'n9999', 'n1393 ']) expect(adj.indexOf(id)).toBe(-1);
+    });
+  }
+});
