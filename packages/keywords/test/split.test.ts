@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isCompoundIdentifier, splitIdentifier } from '../src/index.js';
+import { splitCamelGeneral } from '../src/split.js';
 
 describe('splitIdentifier', () => {
   it.each([
@@ -67,5 +68,30 @@ describe('isCompoundIdentifier', () => {
     ['SQLite', false],
   ] as const)('%s → %s', (word, expected) => {
     expect(isCompoundIdentifier(word)).toBe(expected);
+  });
+});
+
+describe('splitIdentifier on ASCII letters and digits', () => {
+  it('splits as the Unicode path does, for identifiers built to hit every boundary rule', () => {
+    // Pieces that meet at each rule's edge: case changes, acronym runs, plural `s`, digits,
+    // the atoms and near misses of them.
+    const pieces = ['a', 'b', 's', 'x', 'A', 'B', 'S', 'Z', '0', '7', '42', 'Http', 'HTTP', 'URL', 'UUIDs', 'IDs', 'get', 'Server', 'SQLite', 'SQLites', 'OAuth', 'GraphQL', 'iOS', 'IPv4', 'IPv6x', 'gRPC', 'macOS', 'PyPI', 'Py', 'My', 'SQ', 'mySQL', 'MySQLDB', 'sqlite'];
+    let seed = 20261127;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    let compared = 0;
+    for (let k = 0; k < 5000; k++) {
+      let word = '';
+      const parts = 1 + random(5);
+      for (let p = 0; p < parts; p++) word += pieces[random(pieces.length)];
+      const general: string[] = [];
+      splitCamelGeneral(word, general);
+      expect(splitIdentifier(word), word).toEqual(general);
+      compared++;
+    }
+    expect(compared).toBe(5000);
+    expect(splitIdentifier('parseHTTPSUrls2Fast')).toEqual(['parse', 'HTTPS', 'Urls2', 'Fast']);
   });
 });
