@@ -379,21 +379,20 @@ function grouped(components: Readonly<Record<string, number>>): Record<string, n
 }
 
 /**
- * Each feature's contribution to the logit of one feature vector. For a tree model, a feature's
- * share is the change its splits make along each tree's path; the trees' root values are the
- * same for every candidate and left out, so the shares sum to the logit.
+ * Each feature's contribution to the logit of each feature vector, in {@link LEARNED_FEATURES}
+ * order. For a tree model, a feature's share is the change its splits make along each tree's
+ * path; the trees' root values are the same for every candidate and left out, so the shares sum
+ * to the logit.
  */
-function contributions(model: LearnedModel, vectors: readonly Float64Array[]): Record<string, number>[] {
+function contributions(model: LearnedModel, vectors: readonly Float64Array[]): Float64Array[] {
   const featureCount = vectors[0]?.length ?? 0;
-  const shares = isTreeModel(model)
+  return isTreeModel(model)
     ? treeShares(model.trees, vectors, featureCount)
     : vectors.map((x) => Float64Array.from(x, (value, f) => model.weights[f]! * ((value - model.mean[f]!) / model.scale[f]!)));
-  return shares.map((row) => {
-    const out: Record<string, number> = {};
-    for (let f = 0; f < row.length; f++) out[LEARNED_FEATURES[f]!] = row[f]!;
-    return out;
-  });
 }
+
+/** The group of each feature, in {@link LEARNED_FEATURES} order. */
+const GROUP_OF_FEATURE: readonly string[] = LEARNED_FEATURES.map((feature) => FEATURE_GROUPS[feature] ?? feature);
 
 /**
  * The model's logit for one feature vector (of {@link learnedFeatures}): w · x̂ for a linear
@@ -448,24 +447,46 @@ export function createLearnedRanker(options: { readonly model?: LearnedModel; re
   if (!shipped) checkModel(model);
   // The name carries the weights: answers cached under one model are not served under another.
   const name = `${options.name ?? 'knowing-learned'}@${shipped ? SHIPPED_MODEL_DIGEST : modelDigest(model)}`;
-  const score = (inputs: readonly RankInput[], context: RankContext): ScoredInput[] => {
+  /**
+   * The ranked candidates. `byFeature` keeps each feature's share as a component and the feature
+   * values as factors (for `explain`); otherwise the components are summed by group as they are
+   * built, which is what `rank` returns and saves a record per candidate. A forced candidate
+   * always keeps its shares per feature: the final ranking replaces its `forced` share.
+   */
+  const score = (inputs: readonly RankInput[], context: RankContext, byFeature: boolean): ScoredInput[] => {
     const vectors = learnedFeatures(inputs, context);
     const shares = contributions(model, vectors);
-    const scored = inputs.map((input, i) => {
-      const components = shares[i]!;
+    const scored = inputs.map((input, i): ScoredInput => {
+      const row = shares[i]!;
+      const perFeature = byFeature || input.forced === true;
       // What the history tasks cannot teach (no feedback or sessions there) is added to the
-      // logit as the formula adds it to its score, scaled to the logit's spread.
-      components['feedback'] = LOGIT_PER_FORMULA_POINT * feedbackAdjustment(input.feedback, DEFAULT_RANKING_OPTIONS.feedback);
-      components['session'] = LOGIT_PER_FORMULA_POINT * sessionContribution(input.sessionBoost, DEFAULT_RANKING_OPTIONS.session);
-      // A frame of a pasted stack trace (the `traces` channel): no history task carries one, so
-      // the model has no weight for it; the innermost frame gets a fixed, strong push.
-      components['traces'] = TRACE_LOGIT * reciprocal(input.channelRanks?.['traces']);
-      // The same for what pasted code calls or defines and the symbols holding a pasted message:
-      // the history tasks' code spans were seen through the name channels only.
-      components['pasted'] = PASTED_LOGIT * reciprocal(input.channelRanks?.['pasted']);
+      // logit as the formula adds it to its score, scaled to the logit's spread. A frame of a
+      // pasted stack trace (the `traces` channel): no history task carries one, so the model has
+      // no weight for it; the innermost frame gets a fixed, strong push. The same for what pasted
+      // code calls or defines and the symbols holding a pasted message: the history tasks' code
+      // spans were seen through the name channels only.
+      const extras: readonly (readonly [string, number])[] = [
+        ['feedback', LOGIT_PER_FORMULA_POINT * feedbackAdjustment(input.feedback, DEFAULT_RANKING_OPTIONS.feedback)],
+        ['session', LOGIT_PER_FORMULA_POINT * sessionContribution(input.sessionBoost, DEFAULT_RANKING_OPTIONS.session)],
+        ['traces', TRACE_LOGIT * reciprocal(input.channelRanks?.['traces'])],
+        ['pasted', PASTED_LOGIT * reciprocal(input.channelRanks?.['pasted'])],
+      ];
+      const components: Record<string, number> = {};
+      // The logit sums the shares and then the extras, in that order whichever record is built.
       let logit = 0;
-      for (const value of Object.values(components)) logit += value;
-      return { input, score: sigmoid(logit), components, factors: Object.fromEntries(LEARNED_FEATURES.map((f, k) => [f, vectors[i]![k]!])) };
+      for (let f = 0; f < row.length; f++) {
+        const value = row[f]!;
+        logit += value;
+        if (perFeature) components[LEARNED_FEATURES[f]!] = value;
+        else components[GROUP_OF_FEATURE[f]!] = (components[GROUP_OF_FEATURE[f]!] ?? 0) + value;
+      }
+      for (const [name, value] of extras) {
+        logit += value;
+        if (perFeature) components[name] = value;
+        else components[name] = (components[name] ?? 0) + value;
+      }
+      const factors = byFeature ? Object.fromEntries(LEARNED_FEATURES.map((f, k) => [f, vectors[i]![k]!])) : {};
+      return { input, score: sigmoid(logit), components, factors };
     });
     return finalizeRanking(scored);
   };
@@ -474,10 +495,10 @@ export function createLearnedRanker(options: { readonly model?: LearnedModel; re
     reads: { lexicalFields: true, fileHistory: true },
     rank(inputs, context): RankedSymbol[] {
       // Per feature in `explain`; here summed by kind of evidence (lexical, names, graph, kind, …).
-      return score(inputs, context).map((entry) => toRankedSymbol({ ...entry, components: grouped(entry.components) }));
+      return score(inputs, context, false).map((entry) => toRankedSymbol(entry.input.forced === true ? { ...entry, components: grouped(entry.components) } : entry));
     },
     explain(symbol: NodeId, inputs, context): RankExplanation | undefined {
-      const found = rankingPlace(symbol, score(inputs, context));
+      const found = rankingPlace(symbol, score(inputs, context, true));
       if (!found) return undefined;
       const { entry, place } = found;
       return {

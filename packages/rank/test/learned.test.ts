@@ -178,3 +178,31 @@ describe('the shipped model', () => {
     expect(createLearnedRanker({ model: DEFAULT_LEARNED_MODEL, name: 'x' }).name).toBe(`x@${SHIPPED_MODEL_DIGEST}`);
   });
 });
+
+describe('the learned ranker’s components', () => {
+  it('are, for every ranked symbol, the groups of the per-feature shares explain gives, forced symbols included', async () => {
+    const ranker = createLearnedRanker();
+    const files = ['src/app.py', 'src/http/client.py', 'tests/test_app.py'];
+    const inputs: RankInput[] = Array.from({ length: 40 }, (_, i) => ({
+      node: node(`sym${String(i).padStart(2, '0')}`, i % 5 === 0 ? 'class' : i % 3 === 0 ? 'method' : 'function', files[i % 3]!, i % 3 === 2),
+      rwr: ((i * 37) % 100) / 100,
+      distance: i % 4,
+      isSeed: i % 4 === 0,
+      ...(i % 2 === 0 ? { lexical: ((i * 13) % 17) / 3, lexicalFields: { name: i % 3, path: 0, signature: 1, doc: 0, body: (i * 7) % 11, members: 0 } } : {}),
+      ...(i % 6 === 0 ? { channelRanks: { lexical: i, tiered: i % 5, traces: i % 7 === 0 ? 0 : undefined, pasted: 2 } } : {}),
+      ...(i % 9 === 0 ? { feedback: { up: 2, down: 1 } } : {}),
+      ...(i === 7 || i === 21 ? { forced: true } : {}),
+      ...(i % 8 === 0 ? { sessionBoost: 0.5 } : {}),
+    }));
+    const context = { task: 'the client retries a request when the connection drops' };
+    const ranked = await ranker.rank(inputs, context);
+    expect(ranked).toHaveLength(40);
+    // The forced two come first.
+    expect(ranked.slice(0, 2).map((s) => s.node.name).sort()).toEqual(['sym07', 'sym21']);
+    for (const symbol of ranked) {
+      const explained = (await ranker.explain!(symbol.node.id, inputs, context))!;
+      expect(symbol.score).toBe(explained.score);
+      expect(symbol.components).toEqual(explained.components);
+    }
+  });
+});
