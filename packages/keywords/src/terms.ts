@@ -10,12 +10,31 @@ import { STOP_WORDS } from './data/stop-words.js';
 const MIN_TERM = 3;
 const STOP: ReadonlySet<string> = new Set(STOP_WORDS);
 
-function addTerms(word: string, out: Set<string>): void {
+/**
+ * Each word's terms, kept for the process: a query splits the paths and docs of hundreds of
+ * symbols that share most of their words (their files' paths, the project's vocabulary), in
+ * several stages, and in a short-lived process that code runs before the JIT has compiled it.
+ * Cleared when full, so memory stays bounded in a long-lived server.
+ */
+const termsByWord = new Map<string, readonly string[]>();
+const TERMS_BY_WORD_LIMIT = 50_000;
+
+function termsOfWord(word: string): readonly string[] {
+  let terms = termsByWord.get(word);
+  if (terms !== undefined) return terms;
+  const out: string[] = [];
   for (const part of splitIdentifier(word)) {
     const lower = part.toLowerCase();
     if (lower.length < MIN_TERM || STOP.has(lower) || /^\d+$/.test(lower)) continue;
-    out.add(stemTerm(lower));
+    out.push(stemTerm(lower));
   }
+  if (termsByWord.size >= TERMS_BY_WORD_LIMIT) termsByWord.clear();
+  termsByWord.set(word, (terms = out));
+  return terms;
+}
+
+function addTerms(word: string, out: Set<string>): void {
+  for (const term of termsOfWord(word)) out.add(term);
 }
 
 /**
