@@ -323,7 +323,7 @@ export function modelDigest(model: LearnedModel): string {
  * encoding its 300 trees as JSON, hashing them and checking each tree cost 5-10 ms of every
  * cold `knowing context`. test/learned.test.ts recomputes it and checks the shipped model.
  */
-export const SHIPPED_MODEL_DIGEST = '431e538221b6';
+export const SHIPPED_MODEL_DIGEST = '2496d75dafb9';
 
 /** The evidence each feature belongs to, for the compact breakdown `rank()` returns. */
 const FEATURE_GROUPS: Readonly<Record<LearnedFeature, string>> = {
