@@ -189,8 +189,8 @@ describe('the learned ranker’s components', () => {
       distance: i % 4,
       isSeed: i % 4 === 0,
       ...(i % 2 === 0 ? { lexical: ((i * 13) % 17) / 3, lexicalFields: { name: i % 3, path: 0, signature: 1, doc: 0, body: (i * 7) % 11, members: 0 } } : {}),
-      ...(i % 6 === 0 ? { channelRanks: { lexical: i, tiered: i % 5, traces: i % 7 === 0 ? 0 : undefined, pasted: 2 } } : {}),
-      ...(i % 9 === 0 ? { feedback: { up: 2, down: 1 } } : {}),
+      ...(i % 6 === 0 ? { channelRanks: { lexical: i, tiered: i % 5, pasted: 2, ...(i % 4 === 0 ? { traces: 0 } : {}) } } : {}),
+      ...(i % 9 === 0 ? { feedback: { useful: 3, notUseful: 1 } } : {}),
       ...(i === 7 || i === 21 ? { forced: true } : {}),
       ...(i % 8 === 0 ? { sessionBoost: 0.5 } : {}),
     }));
