@@ -5,8 +5,8 @@ import type Database from 'better-sqlite3';
  * total that bm25() uses for idf and for the average document length. A contentless-delete
  * table cannot take a deleted row's tokens out of it (it no longer has the text), and FTS5
  * does not decrement the count either, so after files are rewritten the record counts every row
- * ever written. The same tree then scores differently depending on how its index got there: an
- * index moved across 300 commits averaged a body 11% longer than the same tree indexed fresh.
+ * ever written. The same tree then scores differently depending on how its index got there: the
+ * average lengths bm25() normalises by follow every document the index ever held.
  *
  * The store keeps the record true itself. Before a row leaves one of these tables its per-column
  * lengths (`<table>_docsize.sz`) are copied to `temp.fts_removed`; after the write commits they
@@ -17,7 +17,7 @@ import type Database from 'better-sqlite3';
 export const FTS_TABLES = ['nodes_fts', 'lexical_fts'] as const;
 export type FtsTable = (typeof FTS_TABLES)[number];
 
-/** The scratch table and the statement that saves a row's lengths before it is deleted. */
+/** The scratch table of the lengths of rows deleted since the last settle (see {@link rememberRemoved}). */
 export const FTS_REMOVED_SCHEMA = `CREATE TEMP TABLE IF NOT EXISTS fts_removed (fts TEXT NOT NULL, sz BLOB NOT NULL);`;
 
 /** SQL that records the lengths of row `seqExpr` of `table` before it is deleted. */
@@ -75,8 +75,6 @@ export interface FtsTotalsKeeper {
    * disagrees with its live row count. Call between transactions.
    */
   settle(): void;
-  /** Sums every table's record again from its docsize rows. */
-  resum(): void;
 }
 
 export function createFtsTotalsKeeper(db: Database.Database): FtsTotalsKeeper {
@@ -153,16 +151,6 @@ export function createFtsTotalsKeeper(db: Database.Database): FtsTotalsKeeper {
       }
       writeRecords(records);
       if (subtractions.size > 0) clear.run();
-    },
-    resum() {
-      if (db.inTransaction) return;
-      const records = new Map<FtsTable, readonly number[]>();
-      for (const table of FTS_TABLES) {
-        const block = statements.get(table)!.record.get() as Uint8Array | undefined;
-        if (block === undefined) continue;
-        records.set(table, sumAll(table, readVarints(block).length - 1));
-      }
-      writeRecords(records);
     },
   };
 }

@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import { readVarints } from './fts-totals.js';
 
-
 /** One scored row of the lexical index. */
 export interface LexicalScore {
   readonly seq: number;
