@@ -4,7 +4,7 @@
  *   pnpm bench:train --tasks benchmarks/history --split tuning --corpus <work dir> [--mirrors <dir>]
  *                    [--groups groups.json] [--from groups.json] [--out model.json] [--l2 0.01]
  *                    [--learner linear|trees] [--trees 300] [--depth 3] [--min-leaf 100]
- *                    [--file-history with|both --tasks benchmarks/history [--mirrors <dir>]] [--folds N] [--no-cv]
+ *                    [--file-history with|both --tasks benchmarks/history [--mirrors <dir>]] [--folds N] [--cv-repos LIST] [--no-cv]
  *
  * For each task the engine runs with the default ranker behind a recorder: the candidates it
  * ranked become one training group (their features in the default ranking's order, so the hard
@@ -63,6 +63,11 @@ const { values } = parseArgs({
     'file-history': { type: 'string' },
     /** Cross-validate over this many folds of whole repositories instead of leaving one repository out at a time (faster). */
     folds: { type: 'string' },
+    /**
+     * Cross-validate over these repositories only (comma-separated): the others' groups train
+     * every fold's model and are never scored — what adding their tasks does for the rest.
+     */
+    'cv-repos': { type: 'string' },
     /** Train the final model only, without the leave-one-repository-out figures. */
     'no-cv': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -78,6 +83,7 @@ if (values.help) {
       '\n--learner linear|trees (--trees N --depth N --min-leaf N for trees; --l2, --epochs, --negatives for linear);\n' +
       '--file-history with|both trains on each task with its file history (both: and once without);\n' +
       '--folds N cross-validates over N folds of whole repositories (faster than leaving one out at a time);\n' +
+      '--cv-repos LIST scores only these repositories, the others training every fold (what adding them does);\n' +
       '--no-cv skips the leave-one-repository-out figures; --lexical JSON sets the lexical channel while recording,\n' +
       '--options JSON the engine options (as for bench:retrieval, e.g. \'{"walk":{"minScore":0.01}}\').\n',
   );
@@ -223,17 +229,26 @@ for (const group of groups) {
 }
 process.stdout.write(`ground truth among the candidates: ${found} of ${total} (${((100 * found) / Math.max(1, total)).toFixed(1)}%)\n`);
 const repos = [...new Set(groups.map((g) => g.repo))].sort();
-const foldCount = values.folds ? Number(values.folds) : repos.length;
-if (!Number.isInteger(foldCount) || foldCount < 2 || foldCount > repos.length) {
-  process.stderr.write(`--folds must be a whole number from 2 to ${repos.length} (the repositories), got ${values.folds}\n`);
+const cvRepos = values['cv-repos'] ? values['cv-repos'].split(',').sort() : repos;
+const unknownRepos = cvRepos.filter((repo) => !repos.includes(repo));
+if (unknownRepos.length > 0) {
+  process.stderr.write(`--cv-repos names repositories without groups: ${unknownRepos.join(', ')} (the groups have ${repos.join(', ')})\n`);
+  process.exit(2);
+}
+const scored = groups.filter((g) => cvRepos.includes(g.repo));
+const foldCount = values.folds ? Number(values.folds) : cvRepos.length;
+if (!Number.isInteger(foldCount) || foldCount < 2 || foldCount > cvRepos.length) {
+  process.stderr.write(`--folds must be a whole number from 2 to ${cvRepos.length} (the repositories scored), got ${values.folds}\n`);
   process.exit(2);
 }
 // Repositories are dealt to the folds in name order, so a fold never splits one repository.
-const folds = Array.from({ length: foldCount }, (_, fold) => repos.filter((_, i) => i % foldCount === fold));
+const folds = Array.from({ length: foldCount }, (_, fold) => cvRepos.filter((_, i) => i % foldCount === fold));
+const alwaysTrained = groups.length - scored.length;
 process.stdout.write(
-  foldCount === repos.length
-    ? `leave-one-repository-out over ${repos.length} repositories, ${groups.length} tasks\n`
-    : `${foldCount} folds of whole repositories over ${repos.length} repositories, ${groups.length} tasks\n`,
+  (foldCount === cvRepos.length
+    ? `leave-one-repository-out over ${cvRepos.length} repositories, ${scored.length} tasks`
+    : `${foldCount} folds of whole repositories over ${cvRepos.length} repositories, ${scored.length} tasks`) +
+    (alwaysTrained > 0 ? `; ${alwaysTrained} tasks of ${repos.length - cvRepos.length} other repositories in every fold's training\n` : '\n'),
 );
 const heldOutOrder = new Map<RecordedGroup, string[]>();
 for (const fold of values['no-cv'] ? [] : folds) {
@@ -242,7 +257,7 @@ for (const fold of values['no-cv'] ? [] : folds) {
   for (const group of mine) heldOutOrder.set(group, finish(orderWithModel(model, group)));
   report(fold.join(','), mine);
 }
-if (!values['no-cv']) report('all', groups);
+if (!values['no-cv']) report('all', scored);
 
 /** The figures of some groups; with `--file-history`, those with the history and those without apart. */
 function report(label: string, some: readonly RecordedGroup[]): void {
