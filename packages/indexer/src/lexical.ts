@@ -1,5 +1,5 @@
 import type { GraphNode, LexicalDocument, NodeId, NodeKind } from '@knowing/graph';
-import { lexicalTerms } from '@knowing/keywords/lexical';
+import { lexicalTermText } from '@knowing/keywords/lexical';
 
 /**
  * Version of the documents' make-up: part of every file's output hash, so a change here
@@ -10,7 +10,7 @@ export const LEXICAL_VERSION = 3;
 /** Kinds that have no text of their own to search: a file is all its symbols, a route a string. */
 const WITHOUT_DOCUMENT: ReadonlySet<NodeKind> = new Set<NodeKind>(['file', 'route', 'external']);
 
-const terms = (text: string): string => (text === '' ? '' : lexicalTerms(text).join(' '));
+const terms = (text: string): string => (text === '' ? '' : lexicalTermText(text));
 
 /** Kinds whose bodies are their own: a container's document leaves their lines to them. */
 const CALLABLE: ReadonlySet<NodeKind> = new Set<NodeKind>(['function', 'method', 'constructor']);

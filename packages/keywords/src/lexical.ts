@@ -119,6 +119,43 @@ export function lexicalTerms(text: string): string[] {
   return out;
 }
 
+/** Bounded memo of ASCII alphanumeric run → its terms joined by spaces (code repeats its identifiers). */
+const WORD_TERMS = new Map<string, string>();
+const WORD_MEMO_LIMIT = 100_000;
+
+/**
+ * `lexicalTerms(text).join(' ')`, for the many lines of a full index. A part never spans a
+ * character outside [A-Za-z0-9], so each such run's terms are looked up whole in a memo instead
+ * of being split and stemmed again every time the identifier appears.
+ *
+ * @example
+ * ```ts
+ * lexicalTermText('if err := parseHTTPHeader(r); err != nil {'); // 'err pars http header err nil'
+ * ```
+ */
+export function lexicalTermText(text: string): string {
+  let out = '';
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (classOf(text.charCodeAt(i)) === OTHER) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < n && classOf(text.charCodeAt(i)) !== OTHER) i++;
+    const word = text.slice(start, i);
+    let terms = WORD_TERMS.get(word);
+    if (terms === undefined) {
+      terms = lexicalTerms(word).join(' ');
+      if (WORD_TERMS.size >= WORD_MEMO_LIMIT) WORD_TERMS.clear();
+      WORD_TERMS.set(word, terms);
+    }
+    if (terms !== '') out = out === '' ? terms : `${out} ${terms}`;
+  }
+  return out;
+}
+
 /**
  * The distinct terms of a query text, in first-seen order: a task names a word once or five
  * times, and BM25 over the symbols should not count it twice.
