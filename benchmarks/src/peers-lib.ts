@@ -217,6 +217,27 @@ export function ratio(knowing: number, peer: number): number {
   return Number.isFinite(knowing) && Number.isFinite(peer) && peer !== 0 ? knowing / peer : Number.NaN;
 }
 
+/**
+ * The ratio of each run's pair: the tools run alternately, so knowing's i-th sample and the
+ * peer's i-th ran under the same load. Their spread says how far one median ratio can be trusted.
+ */
+export function runRatios(knowing: Cell | undefined, peer: Cell | undefined, pick: (s: Sample) => number | null): number[] {
+  const ks = knowing?.samples ?? [];
+  const ps = peer?.samples ?? [];
+  const out: number[] = [];
+  for (let i = 0; i < Math.min(ks.length, ps.length); i++) {
+    const r = ratio(pick(ks[i]!) ?? Number.NaN, pick(ps[i]!) ?? Number.NaN);
+    if (Number.isFinite(r)) out.push(r);
+  }
+  return out;
+}
+
+/** The lowest and highest of some ratios as "0.48–0.61×"; "–" for fewer than two. */
+export function fmtRatioRange(ratios: readonly number[]): string {
+  if (ratios.length < 2) return '–';
+  return `${Math.min(...ratios).toFixed(2)}–${fmtRatio(Math.max(...ratios))}`;
+}
+
 /** A ratio as "0.62×"; "–" when there is none. */
 export function fmtRatio(r: number): string {
   return Number.isFinite(r) ? `${r.toFixed(r < 10 ? 2 : 1)}×` : '–';
@@ -255,10 +276,11 @@ export function comparisonTable(rows: readonly RowSpec[], knowing: Readonly<Reco
   const body = rows.map((spec) => {
     const k = knowing[spec.figure];
     const p = peer[spec.figure];
-    const r = k?.error || p?.error ? Number.NaN : ratio(medianOf(k, spec.pick), medianOf(p, spec.pick));
-    return [`${spec.label} (${spec.unit})`, cell(k, spec), cell(p, spec), fmtRatio(r)];
+    const failed = Boolean(k?.error || p?.error);
+    const r = failed ? Number.NaN : ratio(medianOf(k, spec.pick), medianOf(p, spec.pick));
+    return [`${spec.label} (${spec.unit})`, cell(k, spec), cell(p, spec), fmtRatio(r), failed ? '–' : fmtRatioRange(runRatios(k, p, spec.pick))];
   });
-  return formatTable(['figure', 'knowing median', `${peerName} median`, `ratio knowing/${peerName}`], body, ['left', 'right', 'right', 'right']);
+  return formatTable(['figure', 'knowing median', `${peerName} median`, `ratio knowing/${peerName}`, 'run by run'], body, ['left', 'right', 'right', 'right', 'right']);
 }
 
 /** What a full index holds, as the tool reports it (each tool counts in its own way). */

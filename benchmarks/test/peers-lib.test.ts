@@ -180,17 +180,19 @@ describe('comparisonTable', () => {
     const knowing = { full: { samples: [sampleOf(900), sampleOf(1100)] }, query: { samples: [sampleOf(300)] } };
     const peer = { full: { samples: [sampleOf(1800, { peakRssMb: 400 }), sampleOf(2000, { peakRssMb: 400 })] }, query: { samples: [sampleOf(150)] } };
     const table = comparisonTable(rows, knowing, peer, 'codegraph');
-    expect(table[0]).toBe('figure                     knowing median  codegraph median  ratio knowing/codegraph');
-    expect(table[2]).toMatch(/^full index, wall \(ms\)\s+900\s+1,800\s+0\.50×$/);
-    expect(table[3]).toMatch(/^full index, peak RSS \(MB\)\s+100\s+400\s+0\.25×$/);
-    expect(table[4]).toMatch(/^CLI query, wall \(ms\)\s+300\s+150\s+2\.00×$/);
+    expect(table[0]).toBe('figure                     knowing median  codegraph median  ratio knowing/codegraph  run by run');
+    // Run by run: 900/1800 and 1100/2000.
+    expect(table[2]).toMatch(/^full index, wall \(ms\)\s+900\s+1,800\s+0\.50×\s+0\.50–0\.55×$/);
+    expect(table[3]).toMatch(/^full index, peak RSS \(MB\)\s+100\s+400\s+0\.25×\s+0\.25–0\.25×$/);
+    // One run each: no spread to show.
+    expect(table[4]).toMatch(/^CLI query, wall \(ms\)\s+300\s+150\s+2\.00×\s+–$/);
   });
 
   it('shows a failed figure’s error in its cell, with no ratio, and carries on with the others', () => {
     const knowing = { full: { samples: [sampleOf(900)] }, query: { samples: [sampleOf(300)] } };
     const peer = { full: { samples: [], error: 'unsupported language' }, query: { samples: [], error: 'no index: unsupported language' } };
     const table = comparisonTable(rows, knowing, peer, 'codegraph');
-    expect(table[2]).toMatch(/^full index, wall \(ms\)\s+900\s+error: unsupported language\s+–$/);
-    expect(table[4]).toMatch(/error: no index: unsupported language\s+–$/);
+    expect(table[2]).toMatch(/^full index, wall \(ms\)\s+900\s+error: unsupported language\s+–\s+–$/);
+    expect(table[4]).toMatch(/error: no index: unsupported language\s+–\s+–$/);
   });
 });
