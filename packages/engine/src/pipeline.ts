@@ -1,6 +1,6 @@
 import type { Adjacency, GraphEdge, GraphNode, GraphStore, LexicalField, NodeId, RankedSymbol } from '@knowing/graph';
 import { PROVENANCES, packageOf, symbolPath } from '@knowing/graph';
-import { allKeywords, countTermMatches, decodeFileHistory, FILE_HISTORY_COMMIT_NOTE, FILE_HISTORY_NOTE, relativeFileHistory } from '@knowing/keywords';
+import { allKeywords, countTermMatches, decodeFileHistory, FILE_HISTORY_COMMIT_NOTE, FILE_HISTORY_NOTE, relativeFileChurn, relativeFileHistory } from '@knowing/keywords';
 import { lexicalQueryTerms } from '@knowing/keywords/lexical';
 import type { FileHistory, KeywordSet } from '@knowing/keywords';
 import type { CheckedRanker, RankContext, RankInput, SessionTracker } from '@knowing/rank';
@@ -413,8 +413,14 @@ async function buildRankInputs(
   }
   if (!history || seeding.kind !== 'task') return { inputs, fileHistoryKept: ctx.ranker.reads?.fileHistory ? history !== undefined : undefined };
   // Relative to the best file among the ranked candidates, as `relativeFileHistory` is for a recorded group.
-  const byFile = relativeFileHistory(history, seeding.query, inputs.map((input) => input.node.file));
-  const withHistory = inputs.map((input) => (byFile.has(input.node.file) ? { ...input, fileHistory: byFile.get(input.node.file)! } : input));
+  const files = inputs.map((input) => input.node.file);
+  const byFile = relativeFileHistory(history, seeding.query, files);
+  const churn = relativeFileChurn(history, files);
+  const withHistory = inputs.map((input) => ({
+    ...input,
+    ...(byFile.has(input.node.file) ? { fileHistory: byFile.get(input.node.file)! } : {}),
+    ...(churn.has(input.node.file) ? { fileChurn: churn.get(input.node.file)! } : {}),
+  }));
   return { inputs: withHistory, fileHistoryKept: true };
 }
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDefaultRanker } from '@knowing/rank';
 import type { RankContext, RankInput, Ranker } from '@knowing/rank';
 import { lexicalQueryTerms } from '@knowing/keywords/lexical';
-import { buildFileHistory, encodeFileHistory, FILE_HISTORY_COMMIT_NOTE, FILE_HISTORY_NOTE, relativeFileHistory } from '@knowing/keywords';
+import { buildFileHistory, encodeFileHistory, FILE_HISTORY_COMMIT_NOTE, FILE_HISTORY_NOTE, relativeFileChurn, relativeFileHistory } from '@knowing/keywords';
 import { createEngine } from '../src/index.js';
 import { indexedFixture } from './helpers.js';
 
@@ -90,6 +90,12 @@ describe('what the engine tells the ranker', () => {
       expect(expected.get('tinyweb/sessions.py')).toBe(1);
       for (const input of reading.inputs) expect(input.fileHistory).toBe(expected.get(input.node.file));
       expect(reading.inputs.some((i) => i.node.file === 'tinyweb/sessions.py')).toBe(true);
+      // The churn, whatever the task: sessions.py has two commits' words, routing.py one commit's.
+      const churn = relativeFileChurn(history, reading.inputs.map((i) => i.node.file));
+      expect(churn.get('tinyweb/sessions.py')).toBe(1);
+      for (const input of reading.inputs) expect(input.fileChurn).toBe(churn.get(input.node.file));
+      if (reading.inputs.some((i) => i.node.file === 'tinyweb/routing.py')) expect(churn.get('tinyweb/routing.py')).toBeLessThan(1);
+      expect(plain.inputs.some((i) => i.fileChurn !== undefined)).toBe(false);
     } finally {
       await fixture.store.deleteNote(FILE_HISTORY_NOTE);
       await fixture.store.deleteNote(FILE_HISTORY_COMMIT_NOTE);
@@ -98,6 +104,7 @@ describe('what the engine tells the ranker', () => {
     await createEngine({ store: fixture.store, ranker: without }).forTask(task, { fresh: true });
     expect(without.context!.fileHistory).toBe(false);
     expect(without.inputs.some((i) => i.fileHistory !== undefined)).toBe(false);
+    expect(without.inputs.some((i) => i.fileChurn !== undefined)).toBe(false);
   });
 
   it('the hub damping threshold of the ranking options now changes scores', async () => {

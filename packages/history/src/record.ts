@@ -14,7 +14,7 @@ import type { IndexOptions } from '@knowing/indexer';
 import { createDefaultRanker } from '@knowing/rank';
 import type { RankContext, RankInput, Ranker } from '@knowing/rank';
 import { createSqliteStore } from '@knowing/store-sqlite';
-import { relativeFileHistory } from '@knowing/keywords';
+import { relativeFileChurn, relativeFileHistory } from '@knowing/keywords';
 import type { FileHistory } from '@knowing/keywords';
 import { openCheckout } from './checkout.js';
 import type { Checkout } from './checkout.js';
@@ -99,8 +99,14 @@ export interface RecordOptions {
  * ```
  */
 export function withFileHistory(group: RecordedGroup, history: FileHistory | undefined): RecordedGroup {
-  const byFile = history ? relativeFileHistory(history, group.context.task, group.inputs.map((input) => input.node.file)) : new Map<string, number>();
-  const inputs = group.inputs.map(({ fileHistory: _dropped, ...input }) => (byFile.has(input.node.file) ? { ...input, fileHistory: byFile.get(input.node.file)! } : input));
+  const files = group.inputs.map((input) => input.node.file);
+  const byFile = history ? relativeFileHistory(history, group.context.task, files) : new Map<string, number>();
+  const churn = history ? relativeFileChurn(history, files) : new Map<string, number>();
+  const inputs = group.inputs.map(({ fileHistory: _dropped, fileChurn: _churn, ...input }) => ({
+    ...input,
+    ...(byFile.has(input.node.file) ? { fileHistory: byFile.get(input.node.file)! } : {}),
+    ...(churn.has(input.node.file) ? { fileChurn: churn.get(input.node.file)! } : {}),
+  }));
   return { ...group, context: { ...group.context, fileHistory: history !== undefined }, inputs };
 }
 

@@ -75,14 +75,16 @@ describe('recordTrainingGroups', () => {
   it("records the file history of each task's parent, as withFileHistory computes it from the log", async () => {
     for (const group of groups) expect(group.context.fileHistory).toBe(true);
     expect(groups.some((group) => group.inputs.some((input) => (input.fileHistory ?? 0) > 0))).toBe(true);
+    expect(groups.every((group) => group.inputs.some((input) => input.fileChurn === 1))).toBe(true);
     for (const group of groups) {
       const parent = tasks.find((t) => t.id === group.task)!.parent;
       const commits = await readCommitLog({ gitDir: join(repo, '.git'), rev: parent }, 5000);
       const again = withFileHistory(group, buildFileHistory(commits!, { commit: parent }));
       expect(again.inputs.map((i) => i.fileHistory)).toEqual(group.inputs.map((i) => i.fileHistory));
+      expect(again.inputs.map((i) => i.fileChurn)).toEqual(group.inputs.map((i) => i.fileChurn));
       const none = withFileHistory(group, undefined);
       expect(none.context.fileHistory).toBe(false);
-      expect(none.inputs.every((i) => i.fileHistory === undefined)).toBe(true);
+      expect(none.inputs.every((i) => i.fileHistory === undefined && i.fileChurn === undefined)).toBe(true);
     }
   });
 

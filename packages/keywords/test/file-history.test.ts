@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildFileHistory, decodeFileHistory, encodeFileHistory, fileHistoryScores, relativeFileHistory } from '../src/index.js';
+import { buildFileHistory, decodeFileHistory, encodeFileHistory, fileHistoryScores, relativeFileChurn, relativeFileHistory } from '../src/index.js';
 
 const commits = [
   { message: 'Retry the request after a timeout', files: ['lib/retry.rb', 'lib/connection.rb'] },
@@ -42,6 +42,19 @@ describe('file history', () => {
     expect(relative.get('lib/connection.rb')).toBeGreaterThan(0);
     expect(relative.get('lib/connection.rb')).toBeLessThan(1);
     expect(relativeFileHistory(history, 'the and of', ['lib/retry.rb']).size).toBe(0);
+  });
+
+  it('ranks files by how much history they have, whatever the task, relative to the most changed', () => {
+    const history = buildFileHistory(commits);
+    const churn = relativeFileChurn(history, ['lib/retry.rb', 'lib/connection.rb', 'lib/params.rb', 'lib/unchanged.rb', 'lib/retry.rb']);
+    // retry.rb: two commits of 3 and 4 terms; connection.rb: two of 3 and 3; params.rb: one of 4.
+    expect(churn.get('lib/retry.rb')).toBe(1);
+    expect(churn.get('lib/connection.rb')).toBeCloseTo(Math.log1p(6) / Math.log1p(7), 12);
+    expect(churn.get('lib/params.rb')).toBeCloseTo(Math.log1p(4) / Math.log1p(7), 12);
+    expect(churn.has('lib/unchanged.rb')).toBe(false);
+    // Relative to the files asked about, not to the whole repository.
+    expect(relativeFileChurn(history, ['lib/params.rb']).get('lib/params.rb')).toBe(1);
+    expect(relativeFileChurn(history, []).size).toBe(0);
   });
 
   it('survives a round trip through its encoding and refuses other bytes', () => {

@@ -59,6 +59,7 @@ export const LEARNED_FEATURES = [
   'owner_lexical',
   'member_lexical',
   'sibling_lexical',
+  'file_churn',
 ] as const;
 
 /**
@@ -70,8 +71,8 @@ const FEATURES_BEFORE_AUXILIARY = LEARNED_FEATURES.slice(0, LEARNED_FEATURES.ind
 
 /**
  * The feature lists of earlier versions, each a prefix of this one: before `auxiliary_code`,
- * before the per-field lexical scores, before the file history, and before the relatives'
- * lexical evidence. A model of one of them is extended: a linear model gives
+ * before the per-field lexical scores, before the file history, before the relatives'
+ * lexical evidence, and before the file churn. A model of one of them is extended: a linear model gives
  * the later features no weight, a tree ensemble never splits on them, so it scores as trained.
  * Any other list is refused.
  */
@@ -80,6 +81,7 @@ const EARLIER_FEATURE_COUNTS: ReadonlySet<number> = new Set([
   LEARNED_FEATURES.indexOf('field_name'),
   LEARNED_FEATURES.indexOf('file_history'),
   LEARNED_FEATURES.indexOf('owner_lexical'),
+  LEARNED_FEATURES.indexOf('file_churn'),
 ]);
 
 const isOlderFeatureList = (features: readonly string[]): boolean =>
@@ -210,6 +212,7 @@ export function learnedFeatures(inputs: readonly RankInput[], context: RankConte
       owner_lexical: related.owner[i]!,
       member_lexical: related.member[i]!,
       sibling_lexical: related.sibling[i]!,
+      file_churn: input.fileChurn ?? 0,
     };
     return Float64Array.from(LEARNED_FEATURES, (name) => values[name]);
   });
@@ -323,7 +326,7 @@ export function modelDigest(model: LearnedModel): string {
  * encoding its 300 trees as JSON, hashing them and checking each tree cost 5-10 ms of every
  * cold `knowing context`. test/learned.test.ts recomputes it and checks the shipped model.
  */
-export const SHIPPED_MODEL_DIGEST = '2496d75dafb9';
+export const SHIPPED_MODEL_DIGEST = 'b50c1bc82460';
 
 /** The evidence each feature belongs to, for the compact breakdown `rank()` returns. */
 const FEATURE_GROUPS: Readonly<Record<LearnedFeature, string>> = {
@@ -367,6 +370,7 @@ const FEATURE_GROUPS: Readonly<Record<LearnedFeature, string>> = {
   owner_lexical: 'lexical',
   member_lexical: 'lexical',
   sibling_lexical: 'lexical',
+  file_churn: 'history',
 };
 
 function grouped(components: Readonly<Record<string, number>>): Record<string, number> {

@@ -87,6 +87,12 @@ export interface RankInput {
    * the index keeps no history (see `RankContext.fileHistory`).
    */
   readonly fileHistory?: number;
+  /**
+   * How much history the symbol's file has, whatever the task (`relativeFileChurn` in
+   * `@knowing/keywords`), 0..1 relative to the most changed file among the candidates. Absent =
+   * no commit touched the file, or the index keeps no history.
+   */
+  readonly fileChurn?: number;
   /** 0-based rank of the symbol among the hits of each retrieval channel that returned it, by channel name. */
   readonly channelRanks?: Readonly<Record<string, number>>;
   /** Framework forced injection: the symbol goes to the front of the ranking. */
