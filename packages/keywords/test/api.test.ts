@@ -35,6 +35,7 @@ describe('public API', () => {
         'buildFileHistory',
         'fileHistoryScores',
         'relativeFileHistory',
+        'relativeFileChurn',
         'encodeFileHistory',
         'decodeFileHistory',
         'FILE_HISTORY_NOTE',
@@ -59,7 +60,7 @@ describe('public API', () => {
         'IDENTIFIER_ATOMS',
       ].sort(),
     );
-    expect(Object.keys(lexical).sort()).toEqual(['LEXICAL_STOP_WORDS', 'lexicalQueryTerms', 'lexicalTerms']);
+    expect(Object.keys(lexical).sort()).toEqual(['LEXICAL_STOP_WORDS', 'lexicalQueryTerms', 'lexicalTermText', 'lexicalTerms']);
     expect(Object.keys(frames)).toEqual(['extractStackFrames']);
   });
 });
