@@ -85,11 +85,10 @@ export interface RecordOptions {
   readonly onTask?: (progress: RecordProgress) => void;
 }
 
-/** What training needs of an input: its node without the text fields, and the evidence. */
 /**
  * A recorded group as the engine would have recorded it with `history` stored in the index
- * (`undefined`: an index without one): each candidate's `fileHistory` computed as the engine
- * computes it. For groups recorded before the engine read file histories, and for training a
+ * (`undefined`: an index without one): each candidate's `fileHistory` and `fileChurn` computed
+ * as the engine computes them. For groups recorded before the engine read file histories, and for training a
  * model on groups both with and without one.
  *
  * @example
@@ -110,6 +109,7 @@ export function withFileHistory(group: RecordedGroup, history: FileHistory | und
   return { ...group, context: { ...group.context, fileHistory: history !== undefined }, inputs };
 }
 
+/** What training needs of an input: its node without the text fields, and the evidence. */
 function slim(input: RankInput): RankInput {
   return { ...input, node: { ...input.node, signature: '', doc: '' } };
 }

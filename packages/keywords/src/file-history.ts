@@ -89,6 +89,13 @@ export function buildFileHistory(commits: Iterable<CommitRecord>, options: FileH
   return { commit: options.commit ?? null, commits: used, documentFrequency, averageLength: documents.size > 0 ? totalLength / documents.size : 0, documents };
 }
 
+/** The length in terms of an encoded document (`term count term count …`): the sum of its counts. */
+function documentLength(parts: readonly string[]): number {
+  let length = 0;
+  for (let i = 1; i < parts.length; i += 2) length += Number(parts[i]);
+  return length;
+}
+
 /** Okapi BM25's constants, as the lexical index uses them. */
 const K1 = 1.2;
 const B = 0.75;
@@ -116,9 +123,7 @@ export function fileHistoryScores(history: FileHistory, terms: readonly string[]
     const encoded = history.documents.get(file);
     if (encoded === undefined) continue;
     const parts = encoded.split(' ');
-    let length = 0;
-    for (let i = 1; i < parts.length; i += 2) length += Number(parts[i]);
-    const norm = K1 * (1 - B + (B * length) / history.averageLength);
+    const norm = K1 * (1 - B + (B * documentLength(parts)) / history.averageLength);
     let score = 0;
     for (let i = 0; i < parts.length; i += 2) {
       const w = weight.get(parts[i]!);
@@ -167,10 +172,7 @@ export function relativeFileChurn(history: FileHistory, files: Iterable<string>)
   for (const file of new Set(files)) {
     const encoded = history.documents.get(file);
     if (encoded === undefined) continue;
-    let length = 0;
-    const parts = encoded.split(' ');
-    for (let i = 1; i < parts.length; i += 2) length += Number(parts[i]);
-    const value = Math.log1p(length);
+    const value = Math.log1p(documentLength(encoded.split(' ')));
     if (value <= 0) continue;
     churn.set(file, value);
     best = Math.max(best, value);
