@@ -1,6 +1,7 @@
 /**
  * How many threads parse: the calling thread, and worker threads beside it when they pay off.
  */
+import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 
 /** Parser threads, the calling one included, for an explicit `workers` setting. */
@@ -9,16 +10,42 @@ export function parserThreads(workers: number, cores: number = availableParallel
 }
 
 /**
+ * Threads running or ready to run on the whole machine at this instant, the calling one
+ * included: the fourth field of Linux's `/proc/loadavg` (`1/84` on an idle machine). Null
+ * where the system does not report it.
+ */
+export function runnableThreadsNow(): number | null {
+  try {
+    const match = /^\S+ \S+ \S+ (\d+)\//.exec(readFileSync('/proc/loadavg', 'utf8'));
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Parser threads when the caller left `workers` unset: two when the machine has a core to
- * spare (the 1-minute load average leaves at least one idle), else the calling thread alone.
+ * spare, else the calling thread alone.
  *
  * A worker is only faster when it runs on a core nobody else wants. It starts a second V8
  * isolate, which loads the extractors and compiles the WASM runtime, the grammars and the hot
  * JavaScript once more, and its results are encoded, copied and decoded. On a 2-core machine
  * with one core busy elsewhere, a full index took 8–15% longer with the worker than without
- * it, from flask (0.6 MB) to cargo (8.2 MB) (benchmarks/RESULTS.md, session 12). Where the
- * load average is not known (Windows reports 0), the worker is used as before.
+ * it, from flask (0.6 MB) to cargo (8.2 MB) (benchmarks/RESULTS.md, session 12).
+ *
+ * A core is spare when no other thread wants one right now (`runnable`, this thread aside,
+ * leaves a core free) or, where that is not known or says busy, when the 1-minute load average
+ * leaves one idle. The load average alone lags: for a minute after a build or a test run ends
+ * it still counts the work that finished, and a run would parse alone on an idle machine; a
+ * process that keeps a core busy is runnable at every instant, so the instant reading sees it.
+ * Where neither is known (Windows reports a load of 0), the worker is used as before.
  */
-export function automaticParserThreads(cores: number = availableParallelism(), load: number = loadavg()[0] ?? 0): number {
-  return cores >= 2 && load <= cores - 1 ? 2 : 1;
+export function automaticParserThreads(
+  cores: number = availableParallelism(),
+  load: number = loadavg()[0] ?? 0,
+  runnable: number | null = runnableThreadsNow(),
+): number {
+  if (cores < 2) return 1;
+  if (runnable !== null && runnable - 1 <= cores - 2) return 2;
+  return load <= cores - 1 ? 2 : 1;
 }

@@ -21,8 +21,9 @@ export interface IndexOptions {
    * threads (0 and 1 both parse in the calling thread alone). Workers need the built JavaScript
    * (`dist/`); from TypeScript sources the indexer parses in the calling thread. Small batches
    * (a few changed files) are parsed in-thread regardless: starting workers costs more than it
-   * saves. Left unset, a worker is used only when the machine has a core to spare (its 1-minute
-   * load average at most the cores less one): on a busy core a worker costs more than it saves.
+   * saves. Left unset, a worker is used only when the machine has a core to spare (no other
+   * thread running at the start, or a 1-minute load average at most the cores less one): on a
+   * busy core a worker costs more than it saves.
    * @default 2 (at most the available cores) when a core is idle, else 1
    */
   readonly workers?: number;
