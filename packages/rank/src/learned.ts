@@ -89,6 +89,10 @@ const isOlderFeatureList = (features: readonly string[]): boolean =>
 
 export type LearnedFeature = (typeof LEARNED_FEATURES)[number];
 
+const FEATURE_COUNT = LEARNED_FEATURES.length;
+/** Each feature's place in a feature vector. */
+const AT = Object.fromEntries(LEARNED_FEATURES.map((feature, i) => [feature, i])) as Readonly<Record<LearnedFeature, number>>;
+
 /** A trained linear model: standardisation and weights per feature. */
 export interface LinearModel {
   readonly version: 1;
@@ -169,52 +173,55 @@ export function learnedFeatures(inputs: readonly RankInput[], context: RankConte
     const lexicalRank = reciprocal(ranks['lexical']);
     const tieredRank = reciprocal(ranks['tiered']);
     const kind = input.node.kind;
-    const values: Record<LearnedFeature, number> = {
-      lexical: input.lexical ?? 0,
-      lexical_rank: lexicalRank,
-      lexical_long_task: (input.lexical ?? 0) * shape.length,
-      tiered_rank: tieredRank,
-      tiered_identifier_task: tieredRank * shape.identifiers,
-      name_bm25_rank: reciprocal(ranks['bm25']),
-      equiv_rank: reciprocal(ranks['equiv']),
-      path_rank: reciprocal(ranks['path']),
-      rwr: input.rwr,
-      rwr_rank: 1 / (1 + rwrRank[i]!),
-      seed: input.isSeed ? 1 : 0,
-      seed_weight: input.isSeed ? (input.seedWeight ?? 1) : 0,
-      one_hop: input.distance === 1 ? 1 : 0,
-      far: input.distance >= 2 ? 1 : 0,
-      authority: input.authority ?? 0,
-      hub: input.hub ?? 0,
-      term_matches: Math.min(4, input.termMatches ?? 0) / 4,
-      text_match: input.textMatch ?? 0,
-      callable: CALLABLE_KINDS.has(kind) ? 1 : 0,
-      type_like: TYPE_KINDS.has(kind) ? 1 : 0,
-      member: MEMBER_KINDS.has(kind) ? 1 : 0,
-      test_code: !aboutTests && defaultIsTestSymbol(input.node) ? 1 : 0,
-      // Benchmarks and examples: not test code, ranked by a feature of their own (never both at once).
-      auxiliary_code: !aboutTests && !defaultIsTestSymbol(input.node) && isAuxiliaryCode(input.node) ? 1 : 0,
-      blast: maxBlast > 0 ? (input.callerCount ?? input.rwr * 100) / maxBlast : 0,
-      forced: input.forced ? 1 : 0,
-      equivalence: input.equivalenceClasses && input.equivalenceClasses.length > 0 ? 1 : 0,
-      file_lexical: fileBest.get(input.node.file) ?? 0,
-      file_hits: Math.min(10, fileHits.get(input.node.file) ?? 0) / 10,
-      named_in_task: taskWords.has(input.node.name.toLowerCase()) ? 1 : 0,
-      field_name: input.lexicalFields?.name ?? 0,
-      field_path: input.lexicalFields?.path ?? 0,
-      field_signature: input.lexicalFields?.signature ?? 0,
-      field_doc: input.lexicalFields?.doc ?? 0,
-      field_body: input.lexicalFields?.body ?? 0,
-      field_members: input.lexicalFields?.members ?? 0,
-      file_history: input.fileHistory ?? 0,
-      // Lets a model tell "this file's history misses the task" from "the index keeps no history".
-      file_history_kept: context.fileHistory === false ? 0 : 1,
-      owner_lexical: related.owner[i]!,
-      member_lexical: related.member[i]!,
-      sibling_lexical: related.sibling[i]!,
-      file_churn: input.fileChurn ?? 0,
-    };
-    return Float64Array.from(LEARNED_FEATURES, (name) => values[name]);
+    const isTest = !aboutTests && defaultIsTestSymbol(input.node);
+    // Written by index into the vector: a short-lived CLI featurises before the JIT has compiled
+    // this, and an object of every feature read back by name costs several times as much there.
+    const x = new Float64Array(FEATURE_COUNT);
+    x[AT.lexical] = input.lexical ?? 0;
+    x[AT.lexical_rank] = lexicalRank;
+    x[AT.lexical_long_task] = (input.lexical ?? 0) * shape.length;
+    x[AT.tiered_rank] = tieredRank;
+    x[AT.tiered_identifier_task] = tieredRank * shape.identifiers;
+    x[AT.name_bm25_rank] = reciprocal(ranks['bm25']);
+    x[AT.equiv_rank] = reciprocal(ranks['equiv']);
+    x[AT.path_rank] = reciprocal(ranks['path']);
+    x[AT.rwr] = input.rwr;
+    x[AT.rwr_rank] = 1 / (1 + rwrRank[i]!);
+    x[AT.seed] = input.isSeed ? 1 : 0;
+    x[AT.seed_weight] = input.isSeed ? (input.seedWeight ?? 1) : 0;
+    x[AT.one_hop] = input.distance === 1 ? 1 : 0;
+    x[AT.far] = input.distance >= 2 ? 1 : 0;
+    x[AT.authority] = input.authority ?? 0;
+    x[AT.hub] = input.hub ?? 0;
+    x[AT.term_matches] = Math.min(4, input.termMatches ?? 0) / 4;
+    x[AT.text_match] = input.textMatch ?? 0;
+    x[AT.callable] = CALLABLE_KINDS.has(kind) ? 1 : 0;
+    x[AT.type_like] = TYPE_KINDS.has(kind) ? 1 : 0;
+    x[AT.member] = MEMBER_KINDS.has(kind) ? 1 : 0;
+    x[AT.test_code] = isTest ? 1 : 0;
+    // Benchmarks and examples: not test code, ranked by a feature of their own (never both at once).
+    x[AT.auxiliary_code] = !aboutTests && !isTest && isAuxiliaryCode(input.node) ? 1 : 0;
+    x[AT.blast] = maxBlast > 0 ? (input.callerCount ?? input.rwr * 100) / maxBlast : 0;
+    x[AT.forced] = input.forced ? 1 : 0;
+    x[AT.equivalence] = input.equivalenceClasses && input.equivalenceClasses.length > 0 ? 1 : 0;
+    x[AT.file_lexical] = fileBest.get(input.node.file) ?? 0;
+    x[AT.file_hits] = Math.min(10, fileHits.get(input.node.file) ?? 0) / 10;
+    x[AT.named_in_task] = taskWords.has(input.node.name.toLowerCase()) ? 1 : 0;
+    const fields = input.lexicalFields;
+    x[AT.field_name] = fields?.name ?? 0;
+    x[AT.field_path] = fields?.path ?? 0;
+    x[AT.field_signature] = fields?.signature ?? 0;
+    x[AT.field_doc] = fields?.doc ?? 0;
+    x[AT.field_body] = fields?.body ?? 0;
+    x[AT.field_members] = fields?.members ?? 0;
+    x[AT.file_history] = input.fileHistory ?? 0;
+    // Lets a model tell "this file's history misses the task" from "the index keeps no history".
+    x[AT.file_history_kept] = context.fileHistory === false ? 0 : 1;
+    x[AT.owner_lexical] = related.owner[i]!;
+    x[AT.member_lexical] = related.member[i]!;
+    x[AT.sibling_lexical] = related.sibling[i]!;
+    x[AT.file_churn] = input.fileChurn ?? 0;
+    return x;
   });
 }
 
@@ -397,6 +404,10 @@ function contributions(model: LearnedModel, vectors: readonly Float64Array[]): F
 
 /** The group of each feature, in {@link LEARNED_FEATURES} order. */
 const GROUP_OF_FEATURE: readonly string[] = LEARNED_FEATURES.map((feature) => FEATURE_GROUPS[feature] ?? feature);
+/** The groups, in the order of their first feature (the order a ranked symbol's components list them). */
+const GROUPS: readonly string[] = [...new Set(GROUP_OF_FEATURE)];
+/** Each feature's group, as an index into {@link GROUPS}. */
+const GROUP_INDEX = Int32Array.from(GROUP_OF_FEATURE, (group) => GROUPS.indexOf(group));
 
 /**
  * The model's logit for one feature vector (of {@link learnedFeatures}): w · x̂ for a linear
@@ -478,11 +489,19 @@ export function createLearnedRanker(options: { readonly model?: LearnedModel; re
       const components: Record<string, number> = {};
       // The logit sums the shares and then the extras, in that order whichever record is built.
       let logit = 0;
-      for (let f = 0; f < row.length; f++) {
-        const value = row[f]!;
-        logit += value;
-        if (perFeature) components[LEARNED_FEATURES[f]!] = value;
-        else components[GROUP_OF_FEATURE[f]!] = (components[GROUP_OF_FEATURE[f]!] ?? 0) + value;
+      if (perFeature) {
+        for (let f = 0; f < row.length; f++) {
+          logit += row[f]!;
+          components[LEARNED_FEATURES[f]!] = row[f]!;
+        }
+      } else {
+        // Summed by group in an array, then named once: the same sums, in the same order.
+        const sums = new Float64Array(GROUPS.length);
+        for (let f = 0; f < row.length; f++) {
+          logit += row[f]!;
+          sums[GROUP_INDEX[f]!]! += row[f]!;
+        }
+        for (let g = 0; g < GROUPS.length; g++) components[GROUPS[g]!] = sums[g]!;
       }
       for (const [name, value] of extras) {
         logit += value;

@@ -44,6 +44,41 @@ describe('learned ranker', () => {
     expect(learnedFeatures(inputs.slice(2), { task: 'add a test for the parser' })[0]![index('test_code')]).toBe(0);
   });
 
+  it('every feature has a definition: some candidate of a varied set gets each one a value other than 0', () => {
+    const file = 'src/parser.py';
+    const inputs: RankInput[] = [
+      {
+        node: fixtureNode(file, 'parse_args'),
+        rwr: 0.5,
+        distance: 0,
+        isSeed: true,
+        seedWeight: 0.8,
+        lexical: 1,
+        channelRanks: { lexical: 0, tiered: 0, bm25: 0, equiv: 0, path: 0 },
+        authority: 0.3,
+        hub: 0.2,
+        termMatches: 2,
+        textMatch: 0.5,
+        callerCount: 3,
+        forced: true,
+        equivalenceClasses: ['PARSE'],
+        lexicalFields: { name: 1, path: 1, signature: 1, doc: 1, body: 1, members: 1 },
+        fileHistory: 0.5,
+        fileChurn: 0.4,
+      },
+      { node: fixtureNode(file, 'Parser', { kind: 'class' }), rwr: 0.2, distance: 2, isSeed: false, lexical: 0.5 },
+      { node: fixtureNode(file, 'Parser.parse', { kind: 'method' }), rwr: 0.1, distance: 1, isSeed: false, lexical: 0.7 },
+      { node: fixtureNode(file, 'Parser.mode', { kind: 'field' }), rwr: 0.1, distance: 1, isSeed: false, lexical: 0.3 },
+      { node: fixtureNode('tests/test_parser.py', 'test_parse', { isTest: true }), rwr: 0.1, distance: 1, isSeed: false },
+      { node: fixtureNode('examples/demo.py', 'demo'), rwr: 0.1, distance: 1, isSeed: false },
+    ];
+    const task = 'parse_args() drops the last flag when the parser reads a quoted value that spans two lines of the config file';
+    const vectors = learnedFeatures(inputs, { task });
+    const unset = LEARNED_FEATURES.filter((_, f) => vectors.every((x) => x[f] === 0));
+    expect(unset).toEqual([]);
+    for (const x of vectors) expect(x.length).toBe(LEARNED_FEATURES.length);
+  });
+
   it("a candidate's owner, best member and best sibling lend it their lexical evidence, relative to the best candidate's", () => {
     const at = (symbol: string, lexical: number | undefined, file = 'src/app.py'): RankInput => ({
       node: fixtureNode(file, symbol, { kind: symbol.includes('.') ? 'method' : 'class' }),

@@ -15,7 +15,25 @@ export interface LexicalScorerOptions {
   readonly seqs?: ReadonlySet<number>;
   /** Score each field alone too. */
   readonly perField?: boolean;
+  /**
+   * Only the best `count` rows that `admits` lets through are wanted (without `seqs` or
+   * `perField`): every row that can be among them is scored exactly as without this, others may
+   * be left out. See {@link createLexicalScorer}.
+   */
+  readonly top?: LexicalTop;
 }
+
+/** The rows a caller keeps of a lexical scoring: its best `count` among those `admits` lets through. */
+export interface LexicalTop {
+  readonly count: number;
+  /** Which of the given rows the caller would keep (not external, not a test, of a wanted kind…). */
+  readonly admits: (seqs: readonly number[]) => ReadonlySet<number>;
+}
+
+/** FTS5's bm25() saturates a term's weighted frequency: one term adds less than (k1 + 1) × its idf, k1 = 1.2. */
+const SATURATION = 2.2;
+/** Rows scored at a time while looking for the score a row must beat to be kept. */
+const ADMIT_PAGE = 200;
 
 /**
  * BM25F over `lexical_fts` with the idf ln(1 + (N − n + 0.5) / (n + 0.5)).
@@ -82,13 +100,19 @@ export function createLexicalScorer(db: Database.Database): (terms: readonly str
     const scores = new Map<number, number>();
     const fields = new Map<number, number[]>();
     const amongSeqs = seqs === undefined ? undefined : JSON.stringify([...seqs]);
+    const weighed: WeighedTerm[] = [];
     for (const term of terms) {
       const n = Number(st.docFrequency.get(term) ?? 0);
       if (n === 0) continue;
       const ftsIdf = Math.max(1e-6, Math.log((ftsTotal - n + 0.5) / (n + 0.5)));
       const idf = Math.log(1 + (total - n + 0.5) / (n + 0.5));
-      const factor = idf / ftsIdf;
-      const phrase = `"${term.replaceAll('"', '""')}"`;
+      weighed.push({ phrase: `"${term.replaceAll('"', '""')}"`, factor: idf / ftsIdf, bound: idf * SATURATION });
+    }
+    if (options.top && amongSeqs === undefined && !perField) {
+      const best = bestRows(weighed, options.top, (term) => st.termRows.all(...weights, term.phrase) as number[][], (term, among) => st.termRowsAmong.all(...weights, term.phrase, among) as number[][]);
+      return ordered(best);
+    }
+    for (const { phrase, factor } of weighed) {
       // all() rather than iterate(): a common term matches thousands of rows, and stepping the
       // cursor from JavaScript row by row costs more than taking them in one call.
       const rows = (
@@ -107,13 +131,95 @@ export function createLexicalScorer(db: Database.Database): (terms: readonly str
         for (let f = 0; f < 6; f++) perSeq[f]! += Math.max(0, -row[f + 2]! * factor);
       }
     }
-    // Rounded, so documents with the same terms tie exactly whatever the summation's last bits.
-    const round = (value: number): number => Math.round(value * 1e9) / 1e9;
-    const out: LexicalScore[] = [];
-    for (const [seq, score] of scores) {
-      const perSeq = fields.get(seq);
-      out.push(perSeq ? { seq, score: round(score), fields: perSeq.map(round) } : { seq, score: round(score) });
-    }
-    return out.sort((a, b) => b.score - a.score || a.seq - b.seq);
+    return ordered(scores, fields);
   };
+}
+
+/** A query term as the scorer weighs it. */
+export interface WeighedTerm {
+  /** The term as an FTS5 phrase. */
+  readonly phrase: string;
+  /** Its idf over FTS5's, to turn bm25() into this scorer's BM25. */
+  readonly factor: number;
+  /** More than the most it can add to a row's score. */
+  readonly bound: number;
+}
+
+// Rounded, so documents with the same terms tie exactly whatever the summation's last bits.
+const round = (value: number): number => Math.round(value * 1e9) / 1e9;
+
+/** Scores (and per-field scores) as the scorer returns them: rounded, best first, then by row. */
+function ordered(scores: ReadonlyMap<number, number>, fields: ReadonlyMap<number, readonly number[]> = new Map()): LexicalScore[] {
+  const out: LexicalScore[] = [];
+  for (const [seq, score] of scores) {
+    const perSeq = fields.get(seq);
+    out.push(perSeq ? { seq, score: round(score), fields: perSeq.map(round) } : { seq, score: round(score) });
+  }
+  return out.sort((a, b) => b.score - a.score || a.seq - b.seq);
+}
+
+/**
+ * The scores of every row that can be among the best `top.count` admitted ones (max-score
+ * pruning). Terms are read from the one that can add most to the one that can add least; once
+ * the terms still unread could not together lift a row that none of the read ones matched to
+ * the score of the `count`-th best admitted row so far, they are read only for the rows already
+ * found — a common word ("error", "file") matches thousands of rows, and bm25() is the costly
+ * part of reading them. Every row kept has every term's share, summed in the query's order,
+ * so its score is the one a full scoring gives.
+ */
+export function bestRows(
+  terms: readonly WeighedTerm[],
+  top: LexicalTop,
+  allRows: (term: WeighedTerm) => number[][],
+  rowsAmong: (term: WeighedTerm, among: string) => number[][],
+): Map<number, number> {
+  const byBound = terms.map((_, i) => i).sort((a, b) => terms[b]!.bound - terms[a]!.bound || a - b);
+  const shares = new Map<number, Float64Array>();
+  const add = (rows: readonly number[][], slot: number, factor: number): void => {
+    for (const row of rows) {
+      // bm25() is negative for a match, lower is better.
+      const value = -row[1]! * factor;
+      if (!(value > 0)) continue;
+      let perTerm = shares.get(row[0]!);
+      if (!perTerm) shares.set(row[0]!, (perTerm = new Float64Array(terms.length)));
+      perTerm[slot] = value;
+    }
+  };
+  const admitted = new Map<number, boolean>();
+  // A lower bound of the score of the count-th best admitted row: the scores so far only grow.
+  const toBeat = (): number => {
+    if (top.count <= 0) return Number.POSITIVE_INFINITY;
+    const partial = [...shares].map(([seq, perTerm]) => [seq, perTerm.reduce((sum, value) => sum + value, 0)] as const).sort((a, b) => b[1] - a[1]);
+    let kept = 0;
+    for (let at = 0; at < partial.length; at += ADMIT_PAGE) {
+      const page = partial.slice(at, at + ADMIT_PAGE);
+      const unknown = page.map(([seq]) => seq).filter((seq) => !admitted.has(seq));
+      if (unknown.length > 0) {
+        const yes = top.admits(unknown);
+        for (const seq of unknown) admitted.set(seq, yes.has(seq));
+      }
+      for (const [seq, score] of page) if (admitted.get(seq) && ++kept === top.count) return score;
+    }
+    return 0;
+  };
+  let unread = terms.reduce((sum, term) => sum + term.bound, 0);
+  let next = 0;
+  while (next < byBound.length) {
+    const slot = byBound[next++]!;
+    unread -= terms[slot]!.bound;
+    add(allRows(terms[slot]!), slot, terms[slot]!.factor);
+    // A margin for the sums' last bits: a row left out must fall short by more than rounding.
+    if (next < byBound.length && unread * (1 + 1e-9) + 1e-9 < toBeat()) break;
+  }
+  if (next < byBound.length) {
+    const among = JSON.stringify([...shares.keys()]);
+    for (; next < byBound.length; next++) add(rowsAmong(terms[byBound[next]!]!, among), byBound[next]!, terms[byBound[next]!]!.factor);
+  }
+  const scores = new Map<number, number>();
+  for (const [seq, perTerm] of shares) {
+    let score = 0;
+    for (const value of perTerm) if (value > 0) score += value;
+    scores.set(seq, score);
+  }
+  return scores;
 }

@@ -106,7 +106,11 @@ export function textSearches({ db, path, settings, run }: StoreCore): Pick<Sqlit
         const kinds = options?.kinds === undefined ? undefined : new Set<string>(options.kinds);
         const only = lexicalIds(options?.ids, `${path}: lexicalSearch`, SOURCE);
         const seqs = only === undefined ? undefined : new Set(st.seqsByIds.all(JSON.stringify([...only])) as number[]);
-        const scored = lexicalScores(distinct, weights, { ...(seqs ? { seqs } : {}), perField: options?.perField === true });
+        const keeps = (row: NodeRow | undefined): row is NodeRow =>
+          row !== undefined && row.external !== 1 && (row.is_test !== 1 || options?.includeTests === true) && (kinds === undefined || kinds.has(row.kind));
+        const admits = (some: readonly number[]): Set<number> =>
+          new Set((st.nodesBySeqs.all(JSON.stringify(some)) as NodeRow[]).filter(keeps).map((row) => row.seq));
+        const scored = lexicalScores(distinct, weights, { ...(seqs ? { seqs } : {}), perField: options?.perField === true, top: { count: limit, admits } });
         // Filters apply before the limit: read the best rows a page at a time until it is met,
         // and past it while scores tie with the last one kept, so that ties are broken by name
         // (row numbers depend on the index's history: the same tree must give the same answer).
@@ -121,8 +125,7 @@ export function textSearches({ db, path, settings, run }: StoreCore): Pick<Sqlit
               break;
             }
             const row = rows.get(seq);
-            if (row === undefined || row.external === 1 || (row.is_test === 1 && options?.includeTests !== true)) continue;
-            if (kinds !== undefined && !kinds.has(row.kind)) continue;
+            if (!keeps(row)) continue;
             hits.push(fields ? { node: nodeFromRow(row), score, fields: lexicalFieldRecord(fields) } : { node: nodeFromRow(row), score });
           }
         }

@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { nodeId, type FileWrite, type GraphNode, type LexicalDocument, type WriteBatch } from '@knowing/graph';
 import { createSqliteStore } from '../src/index.js';
+import { bestRows } from '../src/lexical.js';
+import type { WeighedTerm } from '../src/lexical.js';
 
 function node(file: string, name: string): GraphNode {
   const qualifiedName = `${file}.${name}`;
@@ -142,5 +144,87 @@ describe("FTS5's totals over the life of an index", () => {
     expect(totals(old.file)).toEqual(totals(fresh.file));
     await fresh.store.close();
     await reopened.close();
+  });
+});
+
+describe('the best rows of a lexical search, without scoring every match of a common word', () => {
+  /** mulberry32: the same "random" corpus on every run. */
+  function seeded(seed: number): () => number {
+    let state = seed >>> 0;
+    return () => {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = Math.imul(state ^ (state >>> 15), state | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  it('reads the words that cannot lift a new row into the best ones only for the rows already found, and keeps their scores', () => {
+    const rare: WeighedTerm = { phrase: '"rare"', factor: 1, bound: 10 };
+    const common: WeighedTerm = { phrase: '"common"', factor: 1, bound: 1 };
+    // bm25() rows: [row, −score]; the common word matches every row, weakly.
+    const rows = new Map<string, number[][]>([
+      ['"rare"', [[1, -9], [2, -8], [3, -7]]],
+      ['"common"', Array.from({ length: 1000 }, (_, i) => [i + 1, -0.5])],
+    ]);
+    const read: string[] = [];
+    const best = bestRows(
+      [common, rare],
+      { count: 2, admits: (seqs) => new Set(seqs) },
+      (term) => (read.push(`all ${term.phrase}`), rows.get(term.phrase)!),
+      (term, among) => {
+        read.push(`among ${term.phrase}`);
+        const wanted = new Set(JSON.parse(among) as number[]);
+        return rows.get(term.phrase)!.filter(([row]) => wanted.has(row!));
+      },
+    );
+    expect(read).toEqual(['all "rare"', 'among "common"']);
+    expect([...best]).toEqual([[1, 9.5], [2, 8.5], [3, 7.5]]);
+    // Rows the caller would not keep do not set the score to beat: with only row 3 kept, nothing is left out.
+    const unread = bestRows([common, rare], { count: 2, admits: (seqs) => new Set(seqs.filter((s) => s === 3)) }, (term) => rows.get(term.phrase)!, () => []);
+    expect(unread.size).toBe(1000);
+  });
+
+  it('returns the same hits, scores and order as scoring every match, whatever the limit, kinds and tests', async () => {
+    const random = seeded(7);
+    const common = ['error', 'config', 'file', 'read', 'path'];
+    const rare = ['retri', 'timeout', 'proxi', 'cooki', 'gzip', 'redirect', 'tls', 'socket'];
+    const files: FileWrite[] = [];
+    for (let f = 0; f < 60; f++) {
+      const file = f % 7 === 0 ? `tests/test_${f}.py` : `src/m${f}.py`;
+      const nodes: GraphNode[] = [];
+      const lexical = new Map<string, LexicalDocument>();
+      for (let k = 0; k < 8; k++) {
+        const base = node(file, `f${f}_${k}`);
+        const n: GraphNode = { ...base, kind: k % 3 === 0 ? 'class' : 'function', isTest: file.startsWith('tests/') };
+        const words: string[] = [];
+        for (let w = 0; w < 6 + Math.floor(random() * 30); w++) words.push(random() < 0.8 ? common[Math.floor(random() * common.length)]! : rare[Math.floor(random() * rare.length)]!);
+        nodes.push(n);
+        lexical.set(n.id, { ...doc(words.join(' ')), name: random() < 0.2 ? rare[Math.floor(random() * rare.length)]! : '' });
+      }
+      files.push({ file: { path: file, language: 'python', contentHash: file, sizeBytes: 1, indexedAt: 0, syntaxErrors: 0 }, nodes, edges: [], lexical });
+    }
+    const store = await storeWith([]);
+    await store.applyBatch({ files });
+    const hits = async (terms: string[], options: Parameters<typeof store.lexicalSearch>[1]) =>
+      (await store.lexicalSearch(terms, options)).map((h) => `${h.node.qualifiedName} ${h.score}`);
+    const queries = [
+      ['retri', 'error', 'config', 'file'],
+      ['timeout', 'socket', 'read', 'path', 'error'],
+      ['gzip', 'file'],
+      ['error', 'config'],
+    ];
+    let compared = 0;
+    for (const terms of queries) {
+      for (const limit of [1, 5, 20]) {
+        for (const extra of [{}, { includeTests: true }, { kinds: ['class'] as const }]) {
+          const everything = await hits(terms, { ...extra, limit: 100_000 });
+          expect(await hits(terms, { ...extra, limit })).toEqual(everything.slice(0, limit));
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBe(36);
+    await store.close();
   });
 });
