@@ -202,16 +202,20 @@ export function bestRows(
     }
     return 0;
   };
+  // A margin for the sums' last bits: a row left out must fall short by more than rounding.
+  const short = (most: number, needed: number): boolean => most * (1 + 1e-9) + 1e-9 < needed;
   let unread = terms.reduce((sum, term) => sum + term.bound, 0);
   let next = 0;
+  let needed = 0;
   while (next < byBound.length) {
     const slot = byBound[next++]!;
     unread -= terms[slot]!.bound;
     add(allRows(terms[slot]!), slot, terms[slot]!.factor);
-    // A margin for the sums' last bits: a row left out must fall short by more than rounding.
-    if (next < byBound.length && unread * (1 + 1e-9) + 1e-9 < toBeat()) break;
+    if (next < byBound.length && short(unread, (needed = toBeat()))) break;
   }
   if (next < byBound.length) {
+    // Only rows the unread terms could still lift to the score to beat are worth reading them for.
+    for (const [seq, perTerm] of shares) if (short(perTerm.reduce((sum, value) => sum + value, 0) + unread, needed)) shares.delete(seq);
     const among = JSON.stringify([...shares.keys()]);
     for (; next < byBound.length; next++) add(rowsAmong(terms[byBound[next]!]!, among), byBound[next]!, terms[byBound[next]!]!.factor);
   }
