@@ -369,7 +369,7 @@ async function buildRankInputs(
   const feedback = await ctx.store.feedbackFor(ids, seeding.keywordCluster === null ? {} : { keywordCluster: seeding.keywordCluster });
   const sessionBoosts = ctx.session ? ctx.session.boosts(ids, ctx.now) : new Map<NodeId, number>();
 
-  const fileTimes = ctx.fileTimes ? await ctx.fileTimes() : undefined;
+  const fileTimes = ctx.fileTimes && ctx.ranker.reads?.fileTimes !== false ? await ctx.fileTimes() : undefined;
   const tiers = tiersOf(seeding.channels['tiered'] ?? []);
 
   const wrappers = await namespaceWrappers(ctx.store, nodes, state.namespaces);

@@ -51,6 +51,13 @@ describe('what the engine tells the ranker', () => {
     for (const input of ranker.inputs) expect(input.lastModified).toBe(files.get(input.node.file));
   });
 
+  it('leaves out when each file last changed for a ranker that says it never reads it', async () => {
+    const blind = Object.assign(recordingRanker(), { reads: { fileTimes: false } });
+    await createEngine({ store: fixture.store, ranker: blind }).forTask('open_session should refuse an unsigned cookie', { fresh: true });
+    expect(blind.inputs.length).toBeGreaterThan(0);
+    expect(blind.inputs.every((input) => input.lastModified === undefined)).toBe(true);
+  });
+
   it('gives each candidate its per-field lexical scores when the ranker reads them, and only then', async () => {
     const task = 'tampered payloads must fail the hmac digest comparison';
     const plain = recordingRanker();

@@ -515,7 +515,8 @@ export function createLearnedRanker(options: { readonly model?: LearnedModel; re
   };
   return {
     name,
-    reads: { lexicalFields: true, fileHistory: true },
+    // No feature reads a file's modification time.
+    reads: { lexicalFields: true, fileHistory: true, fileTimes: false },
     rank(inputs, context): RankedSymbol[] {
       // Per feature in `explain`; here summed by kind of evidence (lexical, names, graph, kind, …).
       return score(inputs, context, false).map((entry) => toRankedSymbol(entry.input.forced === true ? { ...entry, components: grouped(entry.components) } : entry));

@@ -159,8 +159,10 @@ export interface Ranker {
    * Inputs that cost the engine work of their own, gathered only for a ranker that reads them:
    * `lexicalFields` (`RankInput.lexicalFields`, one more lexical search per task) and
    * `fileHistory` (`RankInput.fileHistory`, the stored file history read and scored). Absent = none.
+   * `fileTimes: false` says the ranker never reads `RankInput.lastModified`, so the engine does
+   * not read every file's record to fill it in (it does by default).
    */
-  readonly reads?: { readonly lexicalFields?: boolean; readonly fileHistory?: boolean };
+  readonly reads?: { readonly lexicalFields?: boolean; readonly fileHistory?: boolean; readonly fileTimes?: boolean };
   rank(inputs: readonly RankInput[], context: RankContext): RankedSymbol[] | Promise<RankedSymbol[]>;
   explain?(
     symbol: NodeId,

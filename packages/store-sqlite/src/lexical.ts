@@ -185,11 +185,17 @@ export function bestRows(
       perTerm[slot] = value;
     }
   };
+  // A margin for the sums' last bits: a row left out must fall short by more than rounding.
+  const short = (most: number, needed: number): boolean => most * (1 + 1e-9) + 1e-9 < needed;
   const admitted = new Map<number, boolean>();
   // A lower bound of the score of the count-th best admitted row: the scores so far only grow.
-  const toBeat = (): number => {
+  // `unread` first: while it is above the count-th best score of any row, the rows need not be
+  // checked against the caller's filters (the score to beat can only be lower).
+  const toBeat = (unread: number): number => {
     if (top.count <= 0) return Number.POSITIVE_INFINITY;
+    if (shares.size < top.count) return 0;
     const partial = [...shares].map(([seq, perTerm]) => [seq, perTerm.reduce((sum, value) => sum + value, 0)] as const).sort((a, b) => b[1] - a[1]);
+    if (!short(unread, partial[top.count - 1]![1])) return 0;
     let kept = 0;
     for (let at = 0; at < partial.length; at += ADMIT_PAGE) {
       const page = partial.slice(at, at + ADMIT_PAGE);
@@ -202,8 +208,6 @@ export function bestRows(
     }
     return 0;
   };
-  // A margin for the sums' last bits: a row left out must fall short by more than rounding.
-  const short = (most: number, needed: number): boolean => most * (1 + 1e-9) + 1e-9 < needed;
   let unread = terms.reduce((sum, term) => sum + term.bound, 0);
   let next = 0;
   let needed = 0;
@@ -211,7 +215,7 @@ export function bestRows(
     const slot = byBound[next++]!;
     unread -= terms[slot]!.bound;
     add(allRows(terms[slot]!), slot, terms[slot]!.factor);
-    if (next < byBound.length && short(unread, (needed = toBeat()))) break;
+    if (next < byBound.length && short(unread, (needed = toBeat(unread)))) break;
   }
   if (next < byBound.length) {
     // Only rows the unread terms could still lift to the score to beat are worth reading them for.
