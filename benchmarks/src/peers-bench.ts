@@ -2,7 +2,8 @@
  * Peer benchmark: knowing against codegraph (npm `@colbymchenry/codegraph`, pinned to 1.6.1)
  * on the same checkouts, both run as a user runs them: one CLI process per command.
  *
- *   pnpm bench:peers --corpus <dir> [--repos flask,caddy] [--runs 3] [--scratch <dir>] [--task "…"] [--watch] [--json]
+ *   pnpm bench:peers --corpus <dir> [--repos flask,caddy] [--runs 3] [--scratch <dir>] [--task "…"] [--watch]
+ *                    [--baseline <another build's bin.js, or its dist folder>] [--json]
  *
  * codegraph is installed into <scratch>/codegraph-1.6.1 (`npm install --prefix … --no-save`;
  * reused when already there; never a dependency of any package). Each repository is copied
@@ -22,6 +23,10 @@
  * cache (`--fresh`). With --watch, a third column set measures change and query again with a
  * `knowing watch` running for the copy (started untimed, asked once before the timed runs),
  * which answers the same commands; codegraph's daemon stays off (CODEGRAPH_NO_DAEMON).
+ * With --baseline, another build of knowing's CLI (say the main branch's, copied aside before a
+ * change) runs every figure too, in the same alternation and on its own index, and a second
+ * table gives the ratios knowing/baseline: a change's effect with the noise of one run, where
+ * two runs minutes apart differ by more than a small change does.
  * Peak RSS is the largest sum, over a command's process and its descendants, of their RSS,
  * sampled every 20 ms from /proc (codegraph's npm launcher starts its bundled Node, which starts
  * a watchdog process; knowing's parser threads are in its one process). CPU time comes from
@@ -242,14 +247,14 @@ function knowingBin(): string {
  * `watched`, a `knowing watch` runs for the copy and the same `context` commands are answered
  * by it — only the change and query figures, on the plain tool's index.
  */
-function knowingTool(bin: string, root: string, dbPath: string, watched = false): PeerTool {
+function knowingTool(bin: string, root: string, dbPath: string, watched = false, name = watched ? WATCHED : 'knowing'): PeerTool {
   const node = (...args: string[]): Invocation => ({ command: process.execPath, args: [bin, ...args] });
   const where = ['--repo', root, '--db', dbPath, ...(watched ? [] : ['--no-watcher'])];
   // NODE_OPTIONS cleared: the benchmark's own --import/--conditions must not reach the CLI.
   const env = { ...process.env, NODE_OPTIONS: '' };
   const version = spawnSync(process.execPath, [bin, '--version'], { env, encoding: 'utf8' }).stdout.trim();
   return {
-    name: watched ? WATCHED : 'knowing',
+    name,
     version,
     env,
     ...(watched ? { figures: ['change', 'query'] as const, session: watchSession(bin, root, dbPath, env, BUDGET) } : {}),
@@ -288,6 +293,7 @@ function knowingTool(bin: string, root: string, dbPath: string, watched = false)
 }
 
 const WATCHED = 'knowing (watch)';
+const BASELINE = 'knowing (baseline)';
 
 /** codegraph's npm launcher in the scratch install, installing it there first when it is not. */
 function ensureCodegraph(scratch: string): string {
@@ -397,7 +403,14 @@ async function benchRepo(args: PeersArgs, work: string, repo: string, codegraphB
   const copied = performance.now();
   copyCheckout(join(args.corpus, repo), root);
   const task = taskFor(repo, args.task);
-  const tools = [knowingTool(knowingBin(), root, dbPath), codegraphTool(codegraphBin, root), ...(args.watch ? [knowingTool(knowingBin(), root, dbPath, true)] : [])];
+  const baselineDb = join(work, 'dbs', `${repo}-baseline`, 'graph.db');
+  if (args.baseline) mkdirSync(join(work, 'dbs', `${repo}-baseline`), { recursive: true });
+  const tools = [
+    knowingTool(knowingBin(), root, dbPath),
+    codegraphTool(codegraphBin, root),
+    ...(args.watch ? [knowingTool(knowingBin(), root, dbPath, true)] : []),
+    ...(args.baseline ? [knowingTool(args.baseline, root, baselineDb, false, BASELINE)] : []),
+  ];
   const figures = new Map(tools.map((t) => [t.name, emptyFigures()]));
   const indexed = new Map<string, IndexFacts | null>(tools.map((t) => [t.name, null]));
   /** Why a tool has no index to update or query (its last full index failed). */
@@ -522,6 +535,11 @@ function report(args: PeersArgs, results: readonly RepoResult[], load: readonly 
       lines.push(`  with a running \`knowing watch\` answering knowing's commands (codegraph as above):`);
       lines.push(...comparisonTable(WATCHED_ROWS, w.figures, c.figures, 'codegraph').map((l) => `  ${l}`));
     }
+    const b = r.tools[BASELINE];
+    if (b) {
+      lines.push(`  knowing against the baseline build (${args.baseline}, ${b.version}; indexed ${describeIndexed(b.indexed)}), same runs:`);
+      lines.push(...comparisonTable(ROWS, k.figures, b.figures, 'baseline').map((l) => `  ${l}`));
+    }
     for (const [name, tool] of Object.entries(r.tools)) {
       for (const figure of FIGURES) {
         const cell = tool.figures[figure];
@@ -554,6 +572,11 @@ async function main(): Promise<void> {
   }
   if (!existsSync('/proc/self/status')) throw new Error('bench:peers reads process memory from /proc: it runs on Linux only');
   knowingBin();
+  if (args.baseline && !existsSync(args.baseline)) {
+    process.stderr.write(`--baseline: ${args.baseline} does not exist (give the bin.js of another knowing build, or its dist folder)\n`);
+    process.exitCode = 2;
+    return;
+  }
   const stale = staleBuilds(['indexer', 'cli', 'engine', 'store-sqlite']);
   if (stale.length > 0) process.stderr.write(`warning: sources newer than the build in ${stale.join(', ')}: the figures may not be this tree's (pnpm build)\n`);
   const repos = listRepos(args.corpus, args.repos);
@@ -575,7 +598,7 @@ async function main(): Promise<void> {
   const load: [number, number] = [loadBefore, loadavg()[0]!];
   if (args.json) {
     const machine = { cores: cpus().length, node: process.version, loadAverage: load };
-    process.stdout.write(`${JSON.stringify({ corpus: args.corpus, runs: args.runs, budget: BUDGET, codegraph: { package: CODEGRAPH_PACKAGE, version: CODEGRAPH_VERSION, bin: codegraphBin }, knowing: { bin: CLI_BIN }, machine, repos: results }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ corpus: args.corpus, runs: args.runs, budget: BUDGET, codegraph: { package: CODEGRAPH_PACKAGE, version: CODEGRAPH_VERSION, bin: codegraphBin }, knowing: { bin: CLI_BIN, ...(args.baseline ? { baseline: args.baseline } : {}) }, machine, repos: results }, null, 2)}\n`);
   } else {
     process.stdout.write(`${report(args, results, load).join('\n')}\n`);
   }

@@ -7,7 +7,7 @@ import { basename, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fmt, fmtMs, formatTable, median, UsageError } from './perf-lib.js';
 
-export const PEERS_USAGE = 'usage: pnpm bench:peers --corpus <dir> [--repos flask,caddy] [--runs 3] [--scratch <dir>] [--task "…"] [--watch] [--json]';
+export const PEERS_USAGE = 'usage: pnpm bench:peers --corpus <dir> [--repos flask,caddy] [--runs 3] [--scratch <dir>] [--task "…"] [--watch] [--baseline <bin.js or its dist folder>] [--json]';
 
 /** The peer the benchmark installs: pinned, so figures taken on different days compare. */
 export const CODEGRAPH_PACKAGE = '@colbymchenry/codegraph';
@@ -31,6 +31,11 @@ export interface PeersArgs {
    * command hands its command line to the watcher, which keeps the index and engine open).
    */
   readonly watch: boolean;
+  /**
+   * Another build of knowing's CLI (its `bin.js`, absolute), measured in the same alternation
+   * on its own index: the figures of a change before and after, with the noise of one run.
+   */
+  readonly baseline: string | undefined;
 }
 
 /**
@@ -53,6 +58,7 @@ export function parsePeersArgs(argv: readonly string[], cwd: string, tmpdir: str
         task: { type: 'string' },
         json: { type: 'boolean' },
         watch: { type: 'boolean' },
+        baseline: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -70,6 +76,9 @@ export function parsePeersArgs(argv: readonly string[], cwd: string, tmpdir: str
   const task = str('task');
   if (task !== undefined && !task.trim()) throw new UsageError(`--task is empty\n${PEERS_USAGE}`);
   const scratch = str('scratch');
+  const baselineRaw = str('baseline');
+  if (baselineRaw !== undefined && !baselineRaw.trim()) throw new UsageError(`--baseline is empty; give the bin.js of another build, or its dist folder\n${PEERS_USAGE}`);
+  const baseline = baselineRaw === undefined ? undefined : abs(baselineRaw.trim());
   return {
     corpus: abs(corpus),
     repos,
@@ -78,6 +87,7 @@ export function parsePeersArgs(argv: readonly string[], cwd: string, tmpdir: str
     task: task?.trim(),
     json: values.json === true,
     watch: values.watch === true,
+    baseline: baseline === undefined || baseline.endsWith('.js') ? baseline : join(baseline, 'bin.js'),
   };
 }
 

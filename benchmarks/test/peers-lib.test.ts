@@ -34,7 +34,7 @@ describe('parsePeersArgs', () => {
   });
 
   it('defaults to 3 runs, every repository, a scratch folder under the temporary directory, tables', () => {
-    expect(parsePeersArgs(['--corpus', '/c'], '/', '/var/tmp')).toEqual({ corpus: '/c', repos: undefined, runs: 3, scratch: '/var/tmp/knowing-peers', task: undefined, json: false, watch: false });
+    expect(parsePeersArgs(['--corpus', '/c'], '/', '/var/tmp')).toEqual({ corpus: '/c', repos: undefined, runs: 3, scratch: '/var/tmp/knowing-peers', task: undefined, json: false, watch: false, baseline: undefined });
   });
 
   it('reads --repos as a comma list without blanks or repeats, and refuses an empty one', () => {
@@ -45,6 +45,10 @@ describe('parsePeersArgs', () => {
   it('takes --runs as a whole number of at least 1', () => {
     expect(parsePeersArgs(['--corpus', '/c', '--runs', '2', '--json', '--watch'], '/', '/tmp')).toMatchObject({ runs: 2, json: true, watch: true });
     expect(() => parsePeersArgs(['--corpus', '/c', '--runs', '0'], '/', '/tmp')).toThrow(/--runs must be a whole number ≥ 1, got "0"/);
+    // Another build to measure in the same runs: its bin.js, or the dist folder holding it.
+    expect(parsePeersArgs(['--corpus', '/c', '--baseline', 'old/dist/bin.js'], '/home/me', '/tmp').baseline).toBe('/home/me/old/dist/bin.js');
+    expect(parsePeersArgs(['--corpus', '/c', '--baseline', '/x/dist-base'], '/', '/tmp').baseline).toBe('/x/dist-base/bin.js');
+    expect(() => parsePeersArgs(['--corpus', '/c', '--baseline', ' '], '/', '/tmp')).toThrow(/--baseline is empty/);
     expect(() => parsePeersArgs(['--corpus', '/c', '--runs', 'two'], '/', '/tmp')).toThrow(UsageError);
   });
 
