@@ -18,7 +18,7 @@ export interface LexicalScorerOptions {
   /**
    * Only the best `count` rows that `admits` lets through are wanted (without `seqs` or
    * `perField`): every row that can be among them is scored exactly as without this, others may
-   * be left out. See {@link createLexicalScorer}.
+   * be left out. See {@link bestRows}.
    */
   readonly top?: LexicalTop;
 }
@@ -145,6 +145,13 @@ export interface WeighedTerm {
   readonly bound: number;
 }
 
+/** A row's score from its terms' shares, in the query's order (a term it lacks adds 0). */
+function sumOf(shares: Float64Array): number {
+  let score = 0;
+  for (const value of shares) score += value;
+  return score;
+}
+
 // Rounded, so documents with the same terms tie exactly whatever the summation's last bits.
 const round = (value: number): number => Math.round(value * 1e9) / 1e9;
 
@@ -194,7 +201,7 @@ export function bestRows(
   const toBeat = (unread: number): number => {
     if (top.count <= 0) return Number.POSITIVE_INFINITY;
     if (shares.size < top.count) return 0;
-    const partial = [...shares].map(([seq, perTerm]) => [seq, perTerm.reduce((sum, value) => sum + value, 0)] as const).sort((a, b) => b[1] - a[1]);
+    const partial = [...shares].map(([seq, perTerm]) => [seq, sumOf(perTerm)] as const).sort((a, b) => b[1] - a[1]);
     if (!short(unread, partial[top.count - 1]![1])) return 0;
     let kept = 0;
     for (let at = 0; at < partial.length; at += ADMIT_PAGE) {
@@ -219,15 +226,9 @@ export function bestRows(
   }
   if (next < byBound.length) {
     // Only rows the unread terms could still lift to the score to beat are worth reading them for.
-    for (const [seq, perTerm] of shares) if (short(perTerm.reduce((sum, value) => sum + value, 0) + unread, needed)) shares.delete(seq);
+    for (const [seq, perTerm] of shares) if (short(sumOf(perTerm) + unread, needed)) shares.delete(seq);
     const among = JSON.stringify([...shares.keys()]);
     for (; next < byBound.length; next++) add(rowsAmong(terms[byBound[next]!]!, among), byBound[next]!, terms[byBound[next]!]!.factor);
   }
-  const scores = new Map<number, number>();
-  for (const [seq, perTerm] of shares) {
-    let score = 0;
-    for (const value of perTerm) if (value > 0) score += value;
-    scores.set(seq, score);
-  }
-  return scores;
+  return new Map([...shares].map(([seq, perTerm]) => [seq, sumOf(perTerm)]));
 }

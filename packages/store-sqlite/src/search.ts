@@ -108,8 +108,19 @@ export function textSearches({ db, path, settings, run }: StoreCore): Pick<Sqlit
         const seqs = only === undefined ? undefined : new Set(st.seqsByIds.all(JSON.stringify([...only])) as number[]);
         const keeps = (row: NodeRow | undefined): row is NodeRow =>
           row !== undefined && row.external !== 1 && (row.is_test !== 1 || options?.includeTests === true) && (kinds === undefined || kinds.has(row.kind));
-        const admits = (some: readonly number[]): Set<number> =>
-          new Set((st.nodesBySeqs.all(JSON.stringify(some)) as NodeRow[]).filter(keeps).map((row) => row.seq));
+        // Each row is read once: those the pruning's filter reads are the best ones, which the
+        // pages below take again.
+        const read = new Map<number, NodeRow | undefined>();
+        const readRows = (some: readonly number[]): void => {
+          const missing = some.filter((seq) => !read.has(seq));
+          if (missing.length === 0) return;
+          for (const seq of missing) read.set(seq, undefined);
+          for (const row of st.nodesBySeqs.all(JSON.stringify(missing)) as NodeRow[]) read.set(row.seq, row);
+        };
+        const admits = (some: readonly number[]): Set<number> => {
+          readRows(some);
+          return new Set(some.filter((seq) => keeps(read.get(seq))));
+        };
         const scored = lexicalScores(distinct, weights, { ...(seqs ? { seqs } : {}), perField: options?.perField === true, top: { count: limit, admits } });
         // Filters apply before the limit: read the best rows a page at a time until it is met,
         // and past it while scores tie with the last one kept, so that ties are broken by name
@@ -118,13 +129,13 @@ export function textSearches({ db, path, settings, run }: StoreCore): Pick<Sqlit
         let full = false;
         for (let at = 0; at < scored.length && !full; at += LEXICAL_PAGE) {
           const page = scored.slice(at, at + LEXICAL_PAGE);
-          const rows = new Map((st.nodesBySeqs.all(JSON.stringify(page.map((p) => p.seq))) as NodeRow[]).map((row) => [row.seq, row]));
+          readRows(page.map((p) => p.seq));
           for (const { seq, score, fields } of page) {
             if (hits.length >= limit && score < hits[limit - 1]!.score) {
               full = true;
               break;
             }
-            const row = rows.get(seq);
+            const row = read.get(seq);
             if (!keeps(row)) continue;
             hits.push(fields ? { node: nodeFromRow(row), score, fields: lexicalFieldRecord(fields) } : { node: nodeFromRow(row), score });
           }
