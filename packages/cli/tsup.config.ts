@@ -3,6 +3,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { build, defineConfig } from 'tsup';
+import { asciiBundle } from './src/bundle-ascii.js';
 import { BUNDLE_HASH_PREFIX, BUNDLE_IMPORT } from './src/compile-cache.js';
 
 // The packages a query loads, bundled into the CLI (see below).
@@ -36,8 +37,8 @@ async function buildCachedBundle(): Promise<void> {
     },
   });
   const file = 'dist/cli.cjs';
-  // Same length, so that the source map stays exact.
-  const body = readFileSync(file, 'utf8').replace(/(?<![\w$.])import\(/g, `${BUNDLE_IMPORT}(`);
+  // import( renamed at the same length, and only comment lines escaped: the source map stays exact.
+  const body = asciiBundle(file, readFileSync(file, 'utf8').replace(/(?<![\w$.])import\(/g, `${BUNDLE_IMPORT}(`));
   if (/(?<![\w$.])import\s*\(/.test(body)) throw new Error(`${file}: an import() was left that the code cache would break`);
   writeFileSync(file, `${body}${body.endsWith('\n') ? '' : '\n'}${BUNDLE_HASH_PREFIX}${createHash('sha256').update(body).digest('hex').slice(0, 32)}\n`);
 }

@@ -257,13 +257,16 @@ function referencesIn(code: string, source: 'block' | 'span', out: CodeReference
   }
 }
 
-/** Format placeholders and the like, which no string literal of the code spells the way the message does. */
+/**
+ * Format placeholders and the like, which no string literal of the code spells the way the message does.
+ * (Curly quotes are written as escapes here: the CLI's bundle must be ASCII, see cli/tsup.config.ts.)
+ */
 function cleanMessage(text: string): string {
   return text
     .replace(/%[-+ #0]*\d*(?:\.\d+)?[sdifvqxXrgeT%]|\{[\w.:!]{0,40}\}|\$\{[^}]{0,80}\}|#\{[^}]{0,80}\}/g, ' ')
     .replace(/\s+/g, ' ')
-    .replace(/^[\s"'`“”:.,-]+|[\s:,-]+$/g, '')
-    .replace(/["'“”]$/, (quote, offset: number, whole: string) => (whole.split(quote).length % 2 === 0 ? '' : quote))
+    .replace(/^[\s"'`\u201C\u201D:.,-]+|[\s:,-]+$/g, '')
+    .replace(/["'\u201C\u201D]$/, (quote, offset: number, whole: string) => (whole.split(quote).length % 2 === 0 ? '' : quote))
     .trim();
 }
 
@@ -280,7 +283,7 @@ const LOG_LINE = /^[ \t]{0,8}(?:\[?[\d\-T:., /Z+]{8,40}\]?\s+)?(?:\[[^\]\n]{1,40
 const RAISED = /(?:\braise\s+[\w.]{1,200}|\bthrow\s+(?:new\s+)?[\w.]{1,200}|\bpanic!?|\berrors\.New|\bErrorf|\b(?:log|logger|logging|LOG|_logger|console|log\.\w+)\.(?:error|warn|warning|info|debug|critical|fatal|exception|Error|Warn|Info|Printf|Fatalf|Errorf|Warnf)|\bfail!?)\s*[(,]?\s*(?:f|r)?(["'`])((?:(?!\1)[^\\\n]|\\.){6,400})\1/g;
 
 /** Text in quotes after "error", "message", "says", "fails with", "raises", …: what the user saw. */
-const QUOTED = /\b(?:errors?|messages?|says|said|saying|reads|warnings?|fails? with|failing with|raises?|throws?|prints?|outputs?|logs?|reports?|complains?|shows?)\b[^"“'`\n]{0,40}?(?:"([^"\n]{6,300})"|“([^”\n]{6,300})”|(?<![A-Za-z])'([^'\n]{6,300})'(?![A-Za-z]))/gi;
+const QUOTED = /\b(?:errors?|messages?|says|said|saying|reads|warnings?|fails? with|failing with|raises?|throws?|prints?|outputs?|logs?|reports?|complains?|shows?)\b[^"\u201C'`\n]{0,40}?(?:"([^"\n]{6,300})"|\u201C([^\u201D\n]{6,300})\u201D|(?<![A-Za-z])'([^'\n]{6,300})'(?![A-Za-z]))/gi;
 
 function addMessage(messages: PastedMessage[], seen: Set<string>, raw: string, kind: PastedMessage['kind']): void {
   const text = cleanMessage(raw);

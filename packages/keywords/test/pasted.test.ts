@@ -104,6 +104,12 @@ describe('extractPastedEvidence: messages', () => {
     expect(messages("The user's error isn't shown, it's dropped")).toEqual([]);
     expect(messages('The message "max_retries" is wrong')).toEqual([]);
   });
+
+  it('reads text in curly quotes, as word processors and issue forms write them', () => {
+    expect(messages('Saving the draft fails with \u201Cdocument is locked by another editor\u201D every time.')).toEqual(['quoted:document is locked by another editor']);
+    // The quotes around an error line's message are not part of it.
+    expect(messages('ValueError: \u201Cconfig file not found in the search path\u201D')).toEqual(['error:config file not found in the search path']);
+  });
 });
 
 describe('carriedEvidence', () => {
