@@ -39,8 +39,17 @@ export function docExcerpt(doc: string, max: number): string {
 /** Characters XML 1.0 cannot carry at all, even as references: most C0 controls, lone surrogates, U+FFFE/U+FFFF. */
 const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/**
+ * Any character escapeXmlText or escapeXmlAttribute changes (any surrogate, to be safe). Most
+ * names, paths and signatures have none, and a test is one pass where the escapes are five or
+ * eight, for every text of every symbol of each trial render of a budget fit.
+ */
+const XML_TEXT_SPECIAL = /[&<>\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+const XML_ATTRIBUTE_SPECIAL = /[&<>\r"\t\n\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 /** Escape text content: `&`, `<`, `>`, CR as a reference; unrepresentable characters become U+FFFD. */
 export function escapeXmlText(text: string): string {
+  if (!XML_TEXT_SPECIAL.test(text)) return text;
   return text
     .replace(XML_FORBIDDEN, '\uFFFD')
     .replace(/&/g, '&amp;')
@@ -51,6 +60,7 @@ export function escapeXmlText(text: string): string {
 
 /** Escape a double-quoted attribute value; tabs and line breaks as references so parsers keep them. */
 export function escapeXmlAttribute(text: string): string {
+  if (!XML_ATTRIBUTE_SPECIAL.test(text)) return text;
   return escapeXmlText(text).replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
 }
 
