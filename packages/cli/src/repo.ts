@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -107,7 +106,10 @@ export function ignoreIndexDirectory(root: string, dbPath: string): void {
   }
 }
 
-function git(args: readonly string[], cwd: string): Promise<string> {
+async function git(args: readonly string[], cwd: string): Promise<string> {
+  // Loaded here, not with the module: child_process (and net, streams) cost a cold
+  // `knowing context` about 5 ms, and only --pr and --diff run git.
+  const { execFile } = await import('node:child_process');
   return new Promise((resolvePromise, reject) => {
     execFile('git', [...args], { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) reject(Object.assign(error, { stderr: String(stderr) }));

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { ErrorCode, KnowingError } from '@knowing/graph';
 import type { GraphNode, RankedSymbol } from '@knowing/graph';
 import type { CostOptions, HeuristicTokenizerOptions, Tokenizer } from './types.js';
@@ -177,7 +177,10 @@ export function startExactTokenizer(): Tokenizer {
   if (table) return tableTokenizer(table, loadHere);
   let worker: Worker | undefined;
   try {
-    worker = new Worker(COUNTING_WORKER, { eval: true, workerData: { encoding: require.resolve('gpt-tokenizer/encoding/cl100k_base') } });
+    // Required here: worker_threads costs every cold start about 3 ms, and the shipped table
+    // (above) makes this path the exception.
+    const { Worker: CountingWorker } = require('node:worker_threads') as typeof import('node:worker_threads');
+    worker = new CountingWorker(COUNTING_WORKER, { eval: true, workerData: { encoding: require.resolve('gpt-tokenizer/encoding/cl100k_base') } });
     worker.unref();
     // A worker that fails is only a slower start: this thread counts instead.
     worker.on('error', () => {
