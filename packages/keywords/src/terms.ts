@@ -53,6 +53,24 @@ export function taskTerms(text: string): string[] {
 }
 
 /**
+ * A lower-case text that every word giving `term` (through {@link taskTerms} and its kin)
+ * contains, lower-cased: the term itself, or the term less its last letter when that is an
+ * `i` (`dependenci` comes of `dependency`). A term is a prefix of one part of the word, the
+ * part's final `y` read as `i`. A word without the core of any task term yields none of them,
+ * which a caller matching many words can tell without splitting or folding them.
+ *
+ * @example
+ * ```ts
+ * termCore('dependenci'); // 'dependenc'
+ * termCore('serializ');   // 'serializ'
+ * 'MaxDependencyDepth'.toLowerCase().includes(termCore(stemTerm('dependencies'))); // true
+ * ```
+ */
+export function termCore(term: string): string {
+  return term.endsWith('i') ? term.slice(0, -1) : term;
+}
+
+/**
  * The distinct stemmed terms of a symbol path such as `Serializer.processElement` or
  * `Jekyll::Drops::DocumentDrop` (the part of a qualified name after its file), filtered like
  * {@link taskTerms}.

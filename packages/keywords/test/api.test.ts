@@ -23,6 +23,7 @@ describe('public API', () => {
         'taskTerms',
         'symbolTerms',
         'countTermMatches',
+        'termCore',
         'stemTerm',
         'foldWord',
         'DEFAULT_KEYWORD_OPTIONS',

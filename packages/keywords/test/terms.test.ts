@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { countTermMatches, foldWord, stemTerm, symbolTerms, taskTerms } from '../src/index.js';
+import { countTermMatches, foldWord, stemTerm, symbolTerms, taskTerms, termCore } from '../src/index.js';
 
 describe('stemTerm', () => {
   it('brings inflections of one word onto one stem', () => {
@@ -49,5 +50,28 @@ describe('symbolTerms and countTermMatches', () => {
     expect(countTermMatches(task, 'SerializerChain.process')).toBe(2);
     expect(countTermMatches(task, 'Serializer.processElement')).toBe(1);
     expect(countTermMatches(task, 'Response.body')).toBe(0);
+  });
+});
+
+describe('termCore', () => {
+  it('is in every word that gives the term, over the words of real source files', () => {
+    // Words as a task or a doc comment holds them: this package's own sources and the English
+    // of their comments, plus identifiers whose folding changes their ends.
+    const text = ['terms.ts', 'fold.ts', 'split.ts', 'extract.ts', 'pasted.ts', 'lexical.ts']
+      .map((file) => readFileSync(new URL(`../src/${file}`, import.meta.url), 'utf8'))
+      .join('\n');
+    const extra = 'MaxDependencyDepth dependencies retries RetryPolicy loggingHandler settings embedded HTTPServer UUIDs setupDB';
+    const words = [...new Set(`${text} ${extra}`.split(/[^A-Za-z0-9_]+/).filter(Boolean))];
+    expect(words.length).toBeGreaterThan(1000);
+    let checked = 0;
+    for (const word of words) {
+      for (const term of taskTerms(word)) {
+        expect(word.toLowerCase().includes(termCore(term)), `${word} → ${term}`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+    expect(termCore(stemTerm('dependencies'))).toBe('dependenc');
+    expect(termCore(stemTerm('Retry'.toLowerCase()))).toBe('retr');
   });
 });
