@@ -259,7 +259,7 @@ function referencesIn(code: string, source: 'block' | 'span', out: CodeReference
 
 /**
  * Format placeholders and the like, which no string literal of the code spells the way the message does.
- * (Curly quotes are written as escapes here: the CLI's bundle must be ASCII, see cli/tsup.config.ts.)
+ * (Curly quotes are written as escapes here: the CLI's bundle must be ASCII, see cli/src/bundle-ascii.ts.)
  */
 function cleanMessage(text: string): string {
   return text
