@@ -26,7 +26,7 @@ import { fmtMs, formatTable, median } from './perf-lib.js';
 import { taskFor } from './peers-lib.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BUILT_BIN = join(ROOT, 'packages/cli/dist/bin.js');
+const BUILT_BIN = join(ROOT, 'packages/cli/dist/bin.cjs');
 const PROBE = fileURLToPath(new URL('./cold-probe.mjs', import.meta.url));
 const USAGE = 'usage: pnpm bench:cold --corpus <dir> [--repos caddy,cargo] [--runs 7] [--task "…"] [--budget 5000] [--bin FILE …] [--json]\n';
 

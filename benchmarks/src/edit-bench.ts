@@ -3,7 +3,7 @@
  * watch`: the watched change and query figures of `bench:peers --watch`, without the peer, with
  * more runs, and alternating two builds of the CLI when `--bin` names another one.
  *
- *   pnpm bench:edit --corpus <dir> [--repos caddy,cargo] [--runs 5] [--bin <other>/packages/cli/dist/bin.js]
+ *   pnpm bench:edit --corpus <dir> [--repos caddy,cargo] [--runs 5] [--bin <other>/packages/cli/dist/bin.cjs]
  *
  * Each repository is copied to a temporary folder (the corpus is never written) and indexed
  * with this tree's built CLI. Then, run by run and build by build (this tree, then `--bin`):
@@ -38,7 +38,7 @@ const { values } = parseArgs({
   },
 });
 if (!values.corpus) {
-  process.stderr.write('usage: pnpm bench:edit --corpus <dir> [--repos caddy,cargo] [--runs 5] [--bin <other>/packages/cli/dist/bin.js]\n');
+  process.stderr.write('usage: pnpm bench:edit --corpus <dir> [--repos caddy,cargo] [--runs 5] [--bin <other>/packages/cli/dist/bin.cjs]\n');
   process.exit(2);
 }
 const cwd = process.env.INIT_CWD ?? process.cwd();

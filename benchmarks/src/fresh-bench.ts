@@ -19,7 +19,7 @@
  * check alone: importing @knowing/indexer/fresh and running checkFreshness once in a fresh process.
  *
  * Needs the built CLI and indexer: `pnpm --filter knowing... build` in the repository root. With
- * other work going on in the tree, run a copy of the built packages instead (--bin <copy>/packages/cli/dist/bin.js).
+ * other work going on in the tree, run a copy of the built packages instead (--bin <copy>/packages/cli/dist/bin.cjs).
  */
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,7 +32,7 @@ import { distribution, fmtMs, formatTable, UsageError } from './perf-lib.js';
 import type { Distribution } from './perf-lib.js';
 import { builtCliBin, pickFile, staleBuilds } from './perf-measure.js';
 
-const USAGE = 'usage: pnpm bench:fresh --repo <checkout> [--runs 15] [--task "…"] [--budget N] [--bin <knowing bin.js>] [--keep] [--json]';
+const USAGE = 'usage: pnpm bench:fresh --repo <checkout> [--runs 15] [--task "…"] [--budget N] [--bin <knowing bin.cjs>] [--keep] [--json]';
 const DEFAULT_TASK = 'handle the request and report an error when the configuration is invalid';
 
 interface Args {
@@ -40,7 +40,7 @@ interface Args {
   readonly runs: number;
   readonly task: string;
   readonly budget: number | undefined;
-  /** The CLI to run (`packages/cli/dist/bin.js`); the indexer and store next to it are used for the check alone. */
+  /** The CLI to run (`packages/cli/dist/bin.cjs`); the indexer and store next to it are used for the check alone. */
   readonly bin: string | undefined;
   readonly keep: boolean;
   readonly json: boolean;

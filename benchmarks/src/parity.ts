@@ -21,7 +21,7 @@ import { createSqliteStore } from '@knowing/store-sqlite';
 import { readTasks } from './corpus.js';
 
 const HERE = import.meta.dirname ?? '.';
-const BIN = resolve(HERE, '../../packages/cli/dist/bin.js');
+const BIN = resolve(HERE, '../../packages/cli/dist/bin.cjs');
 const USAGE = 'usage: pnpm bench:parity --corpus <dir> [--repos flask,caddy] [--store postgres://…|temp] [--budget 5000] [--bench <task corpus>]\n';
 
 const { values } = parseArgs({

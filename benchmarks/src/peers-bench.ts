@@ -3,7 +3,7 @@
  * on the same checkouts, both run as a user runs them: one CLI process per command.
  *
  *   pnpm bench:peers --corpus <dir> [--repos flask,caddy] [--runs 3] [--scratch <dir>] [--task "…"] [--watch]
- *                    [--baseline <another build's bin.js, or its dist folder>] [--json]
+ *                    [--baseline <another build's bin.cjs, or its dist folder>] [--json]
  *
  * codegraph is installed into <scratch>/codegraph-1.6.1 (`npm install --prefix … --no-save`;
  * reused when already there; never a dependency of any package). Each repository is copied
@@ -64,7 +64,7 @@ import { editComment, listRepos, staleBuilds } from './perf-measure.js';
 import { copyCheckout, pickEditTarget, watchSession } from './watch-session.js';
 import type { ToolSession } from './watch-session.js';
 
-const CLI_BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
+const CLI_BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.cjs', import.meta.url));
 const TIME_BIN = '/usr/bin/time';
 const SAMPLE_EVERY_MS = 20;
 /** Token budget of every knowing answer. codegraph's `context` has no budget; it prints its default answer. */
@@ -573,7 +573,7 @@ async function main(): Promise<void> {
   if (!existsSync('/proc/self/status')) throw new Error('bench:peers reads process memory from /proc: it runs on Linux only');
   knowingBin();
   if (args.baseline && !existsSync(args.baseline)) {
-    process.stderr.write(`--baseline: ${args.baseline} does not exist (give the bin.js of another knowing build, or its dist folder)\n`);
+    process.stderr.write(`--baseline: ${args.baseline} does not exist (give the bin.cjs, or bin.js, of another knowing build, or its dist folder)\n`);
     process.exitCode = 2;
     return;
   }

@@ -3,11 +3,12 @@
  * parsing, the task each repository is asked, reading what the tools and /proc print, and the
  * per-repository table. Nothing here touches the disk or starts a process.
  */
+import { existsSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fmt, fmtMs, formatTable, median, UsageError } from './perf-lib.js';
 
-export const PEERS_USAGE = 'usage: pnpm bench:peers --corpus <dir> [--repos flask,caddy] [--runs 3] [--scratch <dir>] [--task "…"] [--watch] [--baseline <bin.js or its dist folder>] [--json]';
+export const PEERS_USAGE = 'usage: pnpm bench:peers --corpus <dir> [--repos flask,caddy] [--runs 3] [--scratch <dir>] [--task "…"] [--watch] [--baseline <bin.cjs or its dist folder>] [--json]';
 
 /** The peer the benchmark installs: pinned, so figures taken on different days compare. */
 export const CODEGRAPH_PACKAGE = '@colbymchenry/codegraph';
@@ -32,7 +33,7 @@ export interface PeersArgs {
    */
   readonly watch: boolean;
   /**
-   * Another build of knowing's CLI (its `bin.js`, absolute), measured in the same alternation
+   * Another build of knowing's CLI (its `bin.cjs` or older `bin.js`, absolute), measured in the same alternation
    * on its own index: the figures of a change before and after, with the noise of one run.
    */
   readonly baseline: string | undefined;
@@ -43,7 +44,7 @@ export interface PeersArgs {
  * directory pnpm was called from); the scratch directory defaults to `<tmpdir>/knowing-peers`.
  * Throws UsageError for unknown flags, a missing --corpus, an empty --repos or a bad --runs.
  */
-export function parsePeersArgs(argv: readonly string[], cwd: string, tmpdir: string): PeersArgs {
+export function parsePeersArgs(argv: readonly string[], cwd: string, tmpdir: string, exists: (path: string) => boolean = existsSync): PeersArgs {
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
@@ -77,7 +78,7 @@ export function parsePeersArgs(argv: readonly string[], cwd: string, tmpdir: str
   if (task !== undefined && !task.trim()) throw new UsageError(`--task is empty\n${PEERS_USAGE}`);
   const scratch = str('scratch');
   const baselineRaw = str('baseline');
-  if (baselineRaw !== undefined && !baselineRaw.trim()) throw new UsageError(`--baseline is empty; give the bin.js of another build, or its dist folder\n${PEERS_USAGE}`);
+  if (baselineRaw !== undefined && !baselineRaw.trim()) throw new UsageError(`--baseline is empty; give the bin.cjs (bin.js before session 21) of another build, or its dist folder\n${PEERS_USAGE}`);
   const baseline = baselineRaw === undefined ? undefined : abs(baselineRaw.trim());
   return {
     corpus: abs(corpus),
@@ -87,8 +88,14 @@ export function parsePeersArgs(argv: readonly string[], cwd: string, tmpdir: str
     task: task?.trim(),
     json: values.json === true,
     watch: values.watch === true,
-    baseline: baseline === undefined || baseline.endsWith('.js') ? baseline : join(baseline, 'bin.js'),
+    baseline: baseline === undefined || /\.c?js$/.test(baseline) ? baseline : binIn(baseline, exists),
   };
+}
+
+/** The CLI's entry in a build's dist folder: bin.cjs, or bin.js in builds made before it was CommonJS. */
+export function binIn(dist: string, exists: (path: string) => boolean): string {
+  const current = join(dist, 'bin.cjs');
+  return exists(current) || !exists(join(dist, 'bin.js')) ? current : join(dist, 'bin.js');
 }
 
 /**

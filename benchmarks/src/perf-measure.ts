@@ -64,9 +64,9 @@ export async function loadBuiltIndexer(): Promise<IndexerModule> {
   return (await import(pathToFileURL(builtIndexerDist()).href)) as IndexerModule;
 }
 
-/** The `knowing` CLI's bin file (packages/cli/dist/bin.js), or an error saying how to build it. */
+/** The `knowing` CLI's bin file (packages/cli/dist/bin.cjs), or an error saying how to build it. */
 export function builtCliBin(packages = PACKAGES): string {
-  const bin = join(packages, 'cli/dist/bin.js');
+  const bin = join(packages, 'cli/dist/bin.cjs');
   if (!existsSync(bin)) throw new Error(`${bin} is missing — build the CLI and its dependencies first: \`pnpm --filter knowing... build\` (in ${dirname(packages)})`);
   return bin;
 }

@@ -6,7 +6,7 @@
  * round, how long the reindex took, how many pings were answered before it, and their slowest
  * and median latency: the longest stretch the server's thread did not read its input.
  *
- *   pnpm bench:ping [--repo DIR] [--rounds 4] [--gap-ms 5] [--bin packages/cli/dist/bin.js] [--keep]
+ *   pnpm bench:ping [--repo DIR] [--rounds 4] [--gap-ms 5] [--bin packages/cli/dist/bin.cjs] [--keep]
  *
  * The default repository is this checkout's `packages/` (TypeScript sources and Python test
  * fixtures; node_modules and dist left out). The copy goes to a temporary directory; the
@@ -28,7 +28,7 @@ const { values } = parseArgs({
     repo: { type: 'string', default: resolve(HERE, '../../packages') },
     rounds: { type: 'string', default: '4' },
     'gap-ms': { type: 'string', default: '5' },
-    bin: { type: 'string', default: resolve(HERE, '../../packages/cli/dist/bin.js') },
+    bin: { type: 'string', default: resolve(HERE, '../../packages/cli/dist/bin.cjs') },
     keep: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },

@@ -57,7 +57,7 @@ const { values } = parseArgs({
     /** Where the copies go (default: a new temporary directory, removed afterwards). */
     work: { type: 'string' },
     keep: { type: 'boolean', default: false },
-    bin: { type: 'string', default: resolve(HERE, '../../packages/cli/dist/bin.js') },
+    bin: { type: 'string', default: resolve(HERE, '../../packages/cli/dist/bin.cjs') },
     help: { type: 'boolean', default: false },
   },
 });

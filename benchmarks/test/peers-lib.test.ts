@@ -45,9 +45,14 @@ describe('parsePeersArgs', () => {
   it('takes --runs as a whole number of at least 1', () => {
     expect(parsePeersArgs(['--corpus', '/c', '--runs', '2', '--json', '--watch'], '/', '/tmp')).toMatchObject({ runs: 2, json: true, watch: true });
     expect(() => parsePeersArgs(['--corpus', '/c', '--runs', '0'], '/', '/tmp')).toThrow(/--runs must be a whole number ≥ 1, got "0"/);
-    // Another build to measure in the same runs: its bin.js, or the dist folder holding it.
+    // Another build to measure in the same runs: its bin file, or the dist folder holding it
+    // (bin.cjs, or bin.js in a build older than the CommonJS entry).
     expect(parsePeersArgs(['--corpus', '/c', '--baseline', 'old/dist/bin.js'], '/home/me', '/tmp').baseline).toBe('/home/me/old/dist/bin.js');
-    expect(parsePeersArgs(['--corpus', '/c', '--baseline', '/x/dist-base'], '/', '/tmp').baseline).toBe('/x/dist-base/bin.js');
+    expect(parsePeersArgs(['--corpus', '/c', '--baseline', 'old/dist/bin.cjs'], '/home/me', '/tmp').baseline).toBe('/home/me/old/dist/bin.cjs');
+    const files = (...present: string[]) => (path: string) => present.includes(path);
+    expect(parsePeersArgs(['--corpus', '/c', '--baseline', '/x/dist-base'], '/', '/tmp', files('/x/dist-base/bin.cjs', '/x/dist-base/bin.js')).baseline).toBe('/x/dist-base/bin.cjs');
+    expect(parsePeersArgs(['--corpus', '/c', '--baseline', '/x/dist-base'], '/', '/tmp', files('/x/dist-base/bin.js')).baseline).toBe('/x/dist-base/bin.js');
+    expect(parsePeersArgs(['--corpus', '/c', '--baseline', '/x/dist-base'], '/', '/tmp', files()).baseline).toBe('/x/dist-base/bin.cjs');
     expect(() => parsePeersArgs(['--corpus', '/c', '--baseline', ' '], '/', '/tmp')).toThrow(/--baseline is empty/);
     expect(() => parsePeersArgs(['--corpus', '/c', '--runs', 'two'], '/', '/tmp')).toThrow(UsageError);
   });

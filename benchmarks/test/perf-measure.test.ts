@@ -13,10 +13,10 @@ describe('benchmark set-up checks', () => {
 
   it('a missing CLI build names the file and the command that builds it', () => {
     const packages = join(dir, 'packages');
-    expect(() => builtCliBin(packages)).toThrow(`${join(packages, 'cli/dist/bin.js')} is missing — build the CLI and its dependencies first: \`pnpm --filter knowing... build\` (in ${dir})`);
+    expect(() => builtCliBin(packages)).toThrow(`${join(packages, 'cli/dist/bin.cjs')} is missing — build the CLI and its dependencies first: \`pnpm --filter knowing... build\` (in ${dir})`);
     mkdirSync(join(packages, 'cli/dist'), { recursive: true });
-    writeFileSync(join(packages, 'cli/dist/bin.js'), '');
-    expect(builtCliBin(packages)).toBe(join(packages, 'cli/dist/bin.js'));
+    writeFileSync(join(packages, 'cli/dist/bin.cjs'), '');
+    expect(builtCliBin(packages)).toBe(join(packages, 'cli/dist/bin.cjs'));
   });
 
   it('the indexer build needs its worker file as well as its index', () => {

@@ -3,32 +3,40 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { build, defineConfig } from 'tsup';
+import type { Options } from 'tsup';
 import { asciiBundle } from './src/bundle-ascii.js';
 import { BUNDLE_HASH_PREFIX, BUNDLE_IMPORT } from './src/compile-cache.js';
 
 // The packages a query loads, bundled into the CLI (see below).
 const QUERY_PACKAGES = [/^@knowing\/(graph|pack|wire|store-sqlite|keywords|equivalence|walk|rank|engine|history)(\/|$)/];
 
-/**
- * `knowing context` runs from one CommonJS file, dist/cli.cjs, which bin.js compiles with a V8
- * code cache (compile-cache.ts): Node 20 keeps no compiled code of ES modules between runs.
- * Its `import(` calls become the loader's importer (V8 drops import() from cached scripts) and
- * its last line names its hash, which keys the cache.
- */
-async function buildCachedBundle(): Promise<void> {
-  await build({
+/** One CommonJS file in dist/, `<name>.cjs`, from one source file and what it imports. */
+function buildCommonJs(name: string, source: string, options: Pick<Options, 'shims' | 'noExternal' | 'esbuildOptions'> = {}): Promise<void> {
+  return build({
     config: false,
-    entry: { cli: 'src/run.ts' },
+    entry: { [name]: source },
     format: ['cjs'],
     outDir: 'dist',
     outExtension: () => ({ js: '.cjs' }),
     target: 'node20',
     splitting: false,
     sourcemap: true,
-    shims: true,
     dts: false,
     clean: false,
     silent: true,
+    ...options,
+  });
+}
+
+/**
+ * `knowing context` runs from one CommonJS file, dist/cli.cjs, which bin.cjs compiles with a V8
+ * code cache (compile-cache.ts): Node 20 keeps no compiled code of ES modules between runs.
+ * Its `import(` calls become the loader's importer (V8 drops import() from cached scripts) and
+ * its last line names its hash, which keys the cache.
+ */
+async function buildCachedBundle(): Promise<void> {
+  await buildCommonJs('cli', 'src/run.ts', {
+    shims: true,
     // better-sqlite3's and porter2's JavaScript too: CommonJS files a start would otherwise
     // resolve one by one (better-sqlite3 alone has fourteen) and compile without a cache.
     noExternal: [...QUERY_PACKAGES, 'better-sqlite3', 'porter2'],
@@ -43,12 +51,27 @@ async function buildCachedBundle(): Promise<void> {
   writeFileSync(file, `${body}${body.endsWith('\n') ? '' : '\n'}${BUNDLE_HASH_PREFIX}${createHash('sha256').update(body).digest('hex').slice(0, 32)}\n`);
 }
 
+/**
+ * The `knowing` command itself, dist/bin.cjs: CommonJS, so that a start pays for no ES module
+ * loader before `context` answers from the bundle (about 15 ms here), with what it needs
+ * before a command (arguments, the watcher's client, the code cache) inlined. Every other
+ * command imports the ES build's dist/run.js. No shims: bin.ts uses __dirname, not import.meta.
+ */
+async function buildBin(): Promise<void> {
+  await buildCommonJs('bin', 'src/bin.ts');
+  const body = readFileSync('dist/bin.cjs', 'utf8');
+  // A dynamic import turned into require() would load the ES entry as CommonJS and fail.
+  if (/\brequire\(entry\)|require\(specifier\)/.test(body)) throw new Error('dist/bin.cjs: a dynamic import became a require()');
+}
+
 export default defineConfig({
-  entry: ['src/index.ts', 'src/bin.ts'],
+  // run.ts is an entry of its own so that bin.cjs finds it by name: the package's index also
+  // loads the config helpers, which pull in more than a command needs before it runs.
+  entry: ['src/index.ts', 'src/run.ts'],
   format: ['esm'],
   // Each command's module, imported on first use, becomes its own chunk. Without splitting,
   // esbuild would inline those modules and hoist their package imports (store, engine,
-  // indexer…) to the top of bin.js, so that `--version` would load them all again.
+  // indexer…) to the top of index.js, so that `--version` would load them all again.
   splitting: true,
   dts: true,
   clean: true,
@@ -66,5 +89,6 @@ export default defineConfig({
     const packEntry = createRequire(import.meta.url).resolve('@knowing/pack');
     copyFileSync(join(dirname(packEntry), 'cl100k.bin'), 'dist/cl100k.bin');
     await buildCachedBundle();
+    await buildBin();
   },
 });

@@ -7,33 +7,28 @@
  * would have printed itself. Anything unusual (no watcher, another build, a refused or broken
  * connection) and the client answers by itself.
  *
- * This module is loaded before any command, so it imports only Node's own modules, repo.ts and
- * warm.ts (whose other imports are types).
+ * This module is the client's half, loaded before any command: it imports only Node's file and
+ * path modules and repo.ts, and the socket module only when there is a watcher to ask. The
+ * watcher's half is answer-server.ts.
  */
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
-import type { Server, Socket } from 'node:net';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { INDEX_DIRECTORY, findGitRoot } from './repo.js';
-import { startWarmPool } from './warm.js';
-import type { IndexWriter } from './warm.js';
 
 /** Unix socket paths are limited to ~104–108 bytes; a longer one is not used at all. */
 const MAX_SOCKET_PATH = 100;
 /** Longest the client waits for the watcher to accept the connection. */
-const CONNECT_TIMEOUT_MS = 250;
+export const CONNECT_TIMEOUT_MS = 250;
 /**
  * Longest the client waits for the answer before answering by itself: a watcher busy with a
  * long index run (a branch switch on a large repository) answers late, a wedged one never.
  */
 const ANSWER_TIMEOUT_MS = 60_000;
 /** The largest request a watcher reads (a command line with a long task). */
-const MAX_REQUEST_BYTES = 1_048_576;
+export const MAX_REQUEST_BYTES = 1_048_576;
 
 /** What a client sends: one JSON line. */
-interface AnswerRequest {
+export interface AnswerRequest {
   readonly build: string;
   readonly argv: readonly string[];
   readonly cwd: string;
@@ -44,7 +39,7 @@ interface AnswerRequest {
 }
 
 /** What the watcher sends back: one JSON line; stdout in base64 (a binary format is bytes). */
-interface AnswerReply {
+export interface AnswerReply {
   readonly code: number;
   readonly stdout?: string;
   readonly stderr?: string;
@@ -71,13 +66,14 @@ export function answerSocketPath(root: string): string | undefined {
 
 /**
  * This build of the CLI: a watcher answers only clients of the same build, so that an upgrade
- * (or a rebuild) never mixes versions. The folder of this module (the bundler may put it in
- * any chunk of it) and the time its entry point was written.
+ * (or a rebuild) never mixes versions. The build's folder (`dist`, where both the entry and
+ * the watcher's chunk are) and the time its entry point was written.
  */
-function buildStamp(): string {
-  const folder = fileURLToPath(new URL('.', import.meta.url));
+export function buildStamp(buildFolder: string): string {
+  // The same folder as a URL's directory ("…/dist/") or a module's __dirname ("…/dist").
+  const folder = resolve(buildFolder);
   try {
-    return `${folder}@${statSync(join(folder, 'bin.js')).mtimeMs}`;
+    return `${folder}@${statSync(join(folder, 'bin.cjs')).mtimeMs}`;
   } catch {
     return folder;
   }
@@ -110,13 +106,14 @@ export async function askWatcher(
   argv: readonly string[],
   cwd: string,
   streams: { readonly stdoutTTY: boolean; readonly stderrTTY: boolean; readonly columns?: number; readonly env: Readonly<Record<string, string | undefined>> },
+  buildFolder: string,
 ): Promise<WatcherAnswer | undefined> {
   const repo = flagValue(argv, '--repo');
   const root = repo !== undefined ? resolve(cwd, repo) : (findGitRoot(cwd) ?? resolve(cwd));
   const path = answerSocketPath(root);
   if (path === undefined || !existsSync(path)) return undefined;
   const request: AnswerRequest = {
-    build: buildStamp(),
+    build: buildStamp(buildFolder),
     argv,
     cwd,
     env: { NO_COLOR: streams.env['NO_COLOR'], KNOWING_DEBUG: streams.env['KNOWING_DEBUG'] },
@@ -124,6 +121,7 @@ export async function askWatcher(
     stderrTTY: streams.stderrTTY,
     ...(streams.columns !== undefined ? { columns: streams.columns } : {}),
   };
+  const { createConnection } = await import('node:net');
   return new Promise((settle) => {
     const socket = createConnection(path);
     const chunks: Buffer[] = [];
@@ -155,117 +153,4 @@ export async function askWatcher(
       }
     });
   });
-}
-
-/** A watcher's listening socket; `close()` stops it and removes the file. */
-export interface AnswerServer {
-  readonly path: string;
-  close(): Promise<void>;
-}
-
-/**
- * Answer `knowing context` command lines for a repository at its socket, until closed. A
- * socket file left by a watcher that died is replaced; one a live watcher holds is left alone
- * (undefined is returned: that watcher answers). The file is readable by its owner only.
- * `writer`: the serving process's own index runs, which answers take turns with (see warm.ts).
- */
-export async function serveAnswers(root: string, options: { readonly writer?: IndexWriter } = {}): Promise<AnswerServer | undefined> {
-  const path = answerSocketPath(root);
-  if (path === undefined) return undefined;
-  if (existsSync(path)) {
-    if (await listening(path)) return undefined;
-    rmSync(path, { force: true });
-  }
-  const build = buildStamp();
-  const sockets = new Set<Socket>();
-  // Half-open: the client ends its side when the request is sent; the reply follows.
-  const server: Server = createServer({ allowHalfOpen: true }, (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-    socket.once('error', () => socket.destroy());
-    let received = '';
-    socket.on('data', (chunk: Buffer) => {
-      received += chunk.toString('utf8');
-      if (received.length > MAX_REQUEST_BYTES) socket.destroy();
-    });
-    socket.once('end', () => {
-      void answer(received, build).then(
-        (reply) => socket.end(`${JSON.stringify(reply)}\n`),
-        () => socket.destroy(),
-      );
-    });
-  });
-  // Created under a private name and renamed into place: a client never connects to a socket
-  // whose permissions are not yet set.
-  const temporary = `${path}.${randomBytes(4).toString('hex')}`;
-  try {
-    await new Promise<void>((ready, fail) => {
-      server.once('error', fail);
-      server.listen(temporary, () => ready());
-    });
-    chmodSync(temporary, 0o600);
-    renameSync(temporary, path);
-  } catch {
-    // No socket here (a read-only folder, no .knowing folder): clients answer by themselves.
-    server.close();
-    rmSync(temporary, { force: true });
-    return undefined;
-  }
-  server.unref();
-  // The index, engine and tokenizer stay open between answers (see warm.ts).
-  const warm = startWarmPool(options);
-  return {
-    path,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((closed) => server.close(() => closed()));
-      rmSync(path, { force: true });
-      await warm.close();
-    },
-  };
-}
-
-/** Whether a live process accepts connections at a socket path. */
-function listening(path: string): Promise<boolean> {
-  return new Promise((settle) => {
-    const socket = createConnection(path);
-    const timer = setTimeout(() => {
-      socket.destroy();
-      settle(false);
-    }, CONNECT_TIMEOUT_MS);
-    socket.once('connect', () => {
-      clearTimeout(timer);
-      socket.destroy();
-      settle(true);
-    });
-    socket.once('error', () => {
-      clearTimeout(timer);
-      settle(false);
-    });
-  });
-}
-
-/** Run one request's command line in this process, capturing what it prints. */
-async function answer(received: string, build: string): Promise<AnswerReply> {
-  const request = JSON.parse(received) as AnswerRequest;
-  if (request.build !== build) return { code: 0, declined: 'another build of knowing' };
-  if (!Array.isArray(request.argv) || !mayAskWatcher(request.argv)) return { code: 0, declined: 'not a command a watcher answers' };
-  const stdout: Uint8Array[] = [];
-  let stderr = '';
-  const { run } = await import('./run.js');
-  const code = await run(request.argv, {
-    stdout: {
-      write: (chunk: string | Uint8Array) => stdout.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk),
-      isTTY: request.stdoutTTY,
-      ...(request.columns !== undefined ? { columns: request.columns } : {}),
-    },
-    stderr: {
-      write: (chunk: string | Uint8Array) => (stderr += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')),
-      isTTY: request.stderrTTY,
-      ...(request.columns !== undefined ? { columns: request.columns } : {}),
-    },
-    cwd: request.cwd,
-    env: request.env,
-  });
-  return { code, stdout: Buffer.concat(stdout).toString('base64'), stderr, pid: process.pid };
 }

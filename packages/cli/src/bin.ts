@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { splitCommand } from './args.js';
 import { askWatcher, mayAskWatcher } from './answer-socket.js';
 import { loadBundle } from './compile-cache.js';
@@ -29,26 +29,31 @@ process.on('SIGINT', () => {
   if (!indexes || interrupt.signal.aborted) process.exit(130);
   interrupt.abort();
 });
+// This file is built as CommonJS alone (tsup.config.ts): its folder is the build's `dist`.
+const DIST = __dirname;
 // A running `knowing watch` answers `context` without this process loading anything more.
-const argv = process.argv.slice(2);
-const answered = mayAskWatcher(argv)
-  ? await askWatcher(argv, process.cwd(), {
-      stdoutTTY: process.stdout.isTTY === true,
-      stderrTTY: process.stderr.isTTY === true,
-      ...(process.stdout.columns !== undefined ? { columns: process.stdout.columns } : {}),
-      env: process.env,
-    })
-  : undefined;
-if (answered) {
-  process.stderr.write(answered.stderr);
-  const quiet = ['-q', '--quiet', '--json'].some((flag) => argv.includes(flag));
-  if (!quiet) process.stderr.write(`knowing: answered by the running \`knowing watch\` (pid ${answered.pid}); --no-watcher answers in this process\n`);
+void main(process.argv.slice(2));
+
+async function main(argv: readonly string[]): Promise<void> {
+  const answered = mayAskWatcher(argv)
+    ? await askWatcher(argv, process.cwd(), {
+        stdoutTTY: process.stdout.isTTY === true,
+        stderrTTY: process.stderr.isTTY === true,
+        ...(process.stdout.columns !== undefined ? { columns: process.stdout.columns } : {}),
+        env: process.env,
+      }, DIST)
+    : undefined;
+  if (answered) {
+    process.stderr.write(answered.stderr);
+    const quiet = ['-q', '--quiet', '--json'].some((flag) => argv.includes(flag));
+    if (!quiet) process.stderr.write(`knowing: answered by the running \`knowing watch\` (pid ${answered.pid}); --no-watcher answers in this process\n`);
+  }
+  const code = answered ? answered.code : await runHere(argv, { stdout: process.stdout, stderr: process.stderr, signal: interrupt.signal });
+  if (answered) process.stdout.write(answered.stdout);
+  // Exit only after stdout has drained (large packs written to a pipe), then leave at once:
+  // nothing the commands started may keep the process alive.
+  process.stdout.write('', () => process.exit(code));
 }
-const code = answered ? answered.code : await runHere(argv, { stdout: process.stdout, stderr: process.stderr, signal: interrupt.signal });
-if (answered) process.stdout.write(answered.stdout);
-// Exit only after stdout has drained (large packs written to a pipe), then leave at once:
-// nothing the commands started may keep the process alive.
-process.stdout.write('', () => process.exit(code));
 
 /**
  * `context`, the command agents run again and again in fresh processes, runs from the
@@ -62,7 +67,7 @@ async function runHere(args: readonly string[], io: CliIO): Promise<ExitCode> {
     let bundle: LoadedBundle<{ run: (argv: readonly string[], io: CliIO) => Promise<ExitCode> }> | undefined;
     try {
       bundle = loadBundle({
-        file: fileURLToPath(new URL('./cli.cjs', import.meta.url)),
+        file: join(DIST, 'cli.cjs'),
         cacheDir: compileCacheDir(),
         importer: (specifier) => import(specifier),
       });
@@ -75,7 +80,10 @@ async function runHere(args: readonly string[], io: CliIO): Promise<ExitCode> {
       return code;
     }
   }
-  return (await import('./run.js')).run(args, io);
+  // The ES build's run.js, named at run time: this file is built as CommonJS on its own (no ES
+  // loader before the bundle's answer), and a literal path would pull the whole CLI into it.
+  const entry = pathToFileURL(join(DIST, 'run.js')).href;
+  return ((await import(entry)) as typeof import('./run.js')).run(args, io);
 }
 
 /** The user's own cache directory (never a shared one: a code cache is code), or none without a home. */

@@ -579,6 +579,24 @@ describe('start-up loads only what the command needs', () => {
     expect(elsewhere).toEqual([]);
   });
 
+  it('context starts without Node\'s ES module loader: the command\'s entry and the bundle are CommonJS', async () => {
+    // Node's own modules a run loaded, written when it exits (require() of a preload sees no ES loader).
+    const scratch = emptyDir();
+    const preload = join(scratch, 'builtins.cjs');
+    const list = join(scratch, 'builtins.txt');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
+    const loaded = async (args: readonly string[]): Promise<string[]> => {
+      const result = await knowing(args, { cwd: repo, nodeArgs: ['-r', preload] });
+      expect(result.code, result.stderr).toBe(0);
+      return readFileSync(list, 'utf8').split('\n');
+    };
+    const context = await loaded(['context', '--task', TASK, '--no-refresh']);
+    // Linking an ES module (an ES entry, or an import of one) loads the module job.
+    expect(context).not.toContain('NativeModule internal/modules/esm/module_job');
+    // Other commands run from the ES build, which the same check sees.
+    expect(await loaded(['stats'])).toContain('NativeModule internal/modules/esm/module_job');
+  });
+
   it('context counts its tokens in its own thread, with the cl100k table shipped beside the bundle', async () => {
     const { workers, packages, result } = await packagesLoaded(['context', '--task', TASK, '--no-refresh'], { cwd: repo });
     expect(result.code).toBe(0);

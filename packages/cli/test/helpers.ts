@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const HERE = dirname(fileURLToPath(import.meta.url));
 
 /** The built binary under test (global-setup.ts builds it). */
-export const BIN = resolve(HERE, '..', 'dist', 'bin.js');
+export const BIN = resolve(HERE, '..', 'dist', 'bin.cjs');
 export const FIXTURE = join(HERE, 'fixtures', 'bookshop');
 
 /** Every scratch directory of this test process lives under one root, removed at exit. */
@@ -26,7 +26,7 @@ export interface CliResult {
   readonly bytes: Buffer;
 }
 
-/** Run `node dist/bin.js …args` in `cwd`, optionally feeding stdin, optionally as another user (root only). */
+/** Run `node dist/bin.cjs …args` in `cwd`, optionally feeding stdin, optionally as another user (root only). */
 export function knowing(
   args: readonly string[],
   options: { cwd: string; input?: string; env?: NodeJS.ProcessEnv; nodeArgs?: readonly string[]; user?: { readonly uid: number; readonly gid: number } },

@@ -133,7 +133,7 @@ export interface FaultRun {
   readonly fired: boolean;
 }
 
-/** A running `node dist/bin.js …args` with the fault preload. */
+/** A running `node dist/bin.cjs …args` with the fault preload. */
 export interface FaultProcess {
   readonly pid: number;
   /** Resolves once stderr holds `text`. */
