@@ -526,6 +526,19 @@ describe('the code cache of context', () => {
     expect(second.stdout).toContain('<symbol');
   });
 
+  it('a context that fails writes no cache: the first that answers does', async () => {
+    const cache = emptyDir('knowing-cli-cache-');
+    const dir = (): string[] => (existsSync(join(cache, 'knowing', 'compile-cache')) ? readdirSync(join(cache, 'knowing', 'compile-cache')) : []);
+    const noIndex = await knowing(['context', '--task', TASK], { cwd: emptyDir(), env: { XDG_CACHE_HOME: cache } });
+    expect(noIndex.code).not.toBe(0);
+    const badFlag = await knowing(['context', '--task', TASK, '--budget', 'lots'], { cwd: repo, env: { XDG_CACHE_HOME: cache } });
+    expect(badFlag.code).toBe(2);
+    expect(dir()).toEqual([]);
+    const answered = await knowing(['context', '--task', TASK, '--no-refresh'], { cwd: repo, env: { XDG_CACHE_HOME: cache } });
+    expect(answered.code).toBe(0);
+    expect(dir()).toHaveLength(1);
+  });
+
   it('a cache directory that cannot be made only costs the compile: the answer is the same', async () => {
     const blocker = join(emptyDir('knowing-cli-cache-'), 'a-file');
     writeFileSync(blocker, '');

@@ -252,16 +252,16 @@ export function fitPack(pack: ContextPack, options: FitOptions): FittedPack {
   }
 
   // The largest prefix that fits, counting the header as if it said `budget` (its widest value).
+  // Counting is most of the cost, and a count is cached per line: the search starts from a
+  // guess by characters, so that it counts the lines of about as many symbols as fit rather
+  // than those of every candidate.
   const largestPrefix = (): number => {
-    if (estimate(symbols.length, task) <= budget) return symbols.length;
-    let lo = 0;
-    let hi = symbols.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (estimate(mid, task) <= budget) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    const all = render(symbols.length, budget, task);
+    const empty = render(0, budget, task);
+    const perSymbol = (all.length - empty.length) / CHARS_PER_TOKEN / Math.max(1, symbols.length);
+    const room = budget - countExactly(empty);
+    const guess = perSymbol > 0 ? Math.floor(room / perSymbol) : symbols.length;
+    return largestFitting(symbols.length, (k) => estimate(k, task) <= budget, guess);
   };
   let k = largestPrefix();
   // Code is planned on the lines' own tokens; a format's escaping (json) or framing can make it
@@ -313,6 +313,35 @@ export function fitPack(pack: ContextPack, options: FitOptions): FittedPack {
     if (k === 0) throw invalidArgument(`could not print a ${format} answer within ${budget} tokens`, 'raise --budget');
     k--;
   }
+}
+
+/** Characters per token of a printed answer, for a first guess only (cl100k gives about 3–4). */
+const CHARS_PER_TOKEN = 3.5;
+
+/**
+ * The largest k in [0, n] for which `fits` holds, given that it holds for 0 and, once it fails,
+ * fails for every larger k. The first probe is `guess`: from there the search gallops up
+ * (steps doubling) while it fits, or, once a k fails, halves the interval left. A good guess
+ * keeps every probe near the answer; any guess gives the same answer.
+ */
+export function largestFitting(n: number, fits: (k: number) => boolean, guess: number): number {
+  let lo = 0;
+  let hi = n + 1;
+  let k = Math.min(n, Math.max(1, Math.floor(guess)));
+  for (let step = Math.max(1, k >> 3); hi > n && lo < n; step *= 2) {
+    if (fits(k)) {
+      lo = k;
+      k = Math.min(n, k + step);
+    } else {
+      hi = k;
+    }
+  }
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }
 
 const SPACE = /\s/u;

@@ -247,3 +247,37 @@ describe('lineGroups', () => {
     }
   });
 });
+
+describe('largestFitting', () => {
+  it('finds the last k that fits from any first guess, probing no further past it than the guess or twice the answer', async () => {
+    const { largestFitting } = await import('../src/fit.js');
+    for (const n of [0, 1, 2, 3, 7, 60, 137, 1000]) {
+      for (let last = 0; last <= n; last += Math.max(1, Math.floor(n / 13))) {
+        for (const guess of [-3, 0, 1, last - 1, last, last + 1, Math.floor(last / 3), last * 2, n, n + 10]) {
+          const probed: number[] = [];
+          const found = largestFitting(n, (k) => (probed.push(k), k <= last), guess);
+          expect(found, `n=${n} last=${last} guess=${guess}`).toBe(last);
+          // Never beyond what the guess or a doubling from the answer reaches.
+          expect(Math.max(0, ...probed), `n=${n} last=${last} guess=${guess}`).toBeLessThanOrEqual(Math.max(1, guess, 2 * last + 1));
+          expect(probed.every((k) => k >= 0 && k <= n)).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('counts the lines of about as many symbols as fit, not those of every candidate', async () => {
+    const exact = await createExactTokenizer();
+    const { symbols } = module(200, 6);
+    const wide = makePack('run the pipeline', symbols, [], 0, 100_000);
+    const counted = new Set<string>();
+    const count = (text: string): number => (counted.add(text), exact.count(text));
+    const spy = { ...exact, count, countEach: (texts: readonly string[]) => texts.map(count) };
+    const fitted = fitPack(wide, { format: 'xml', budget: 1500, tokenizer: spy, task: 'run the pipeline' });
+    const kept = fitted.pack.symbols.length;
+    expect(kept).toBeGreaterThan(5);
+    expect(kept).toBeLessThan(100);
+    // No line of a symbol ranked past twice what was kept was counted.
+    const far = symbols.slice(2 * kept + 2).map((s) => s.node.qualifiedName);
+    expect([...counted].filter((text) => far.some((name) => text.includes(`${name}"`)))).toEqual([]);
+  });
+});
