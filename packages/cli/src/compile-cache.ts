@@ -27,6 +27,13 @@ export interface BundleOptions {
   readonly cacheDir: string | undefined;
   /** What the bundle's `import(specifier)` does; resolves as the bundle's own directory would. */
   readonly importer: (specifier: string) => Promise<unknown>;
+  /**
+   * The flags Node runs with. V8 refuses a code cache made under other flags, so each set of
+   * flags keeps its own cache: a user who starts with and without `--max-old-space-size`
+   * (in NODE_OPTIONS, say) would otherwise rewrite one cache on every start and never use it.
+   * @default process.execArgv and NODE_OPTIONS
+   */
+  readonly runtimeFlags?: readonly string[];
 }
 
 export interface LoadedBundle<T> {
@@ -54,7 +61,9 @@ export function loadBundle<T>(options: BundleOptions): LoadedBundle<T> {
   const hashAt = source.lastIndexOf(BUNDLE_HASH_PREFIX);
   const hash = hashAt < 0 ? '' : source.slice(hashAt + BUNDLE_HASH_PREFIX.length).trim();
   if (!/^[0-9a-f]{16,}$/.test(hash)) throw new Error(`${options.file} has no bundle hash: it was not written by this package's build`);
-  const cacheFile = options.cacheDir === undefined ? undefined : join(options.cacheDir, `${hash}-${process.version}-${process.arch}.v8cache`);
+  const flags = options.runtimeFlags ?? [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/).filter(Boolean)];
+  const flagged = flags.length === 0 ? '' : `-flags-${fnv1a(flags.join('\0')).toString(16).padStart(8, '0')}`;
+  const cacheFile = options.cacheDir === undefined ? undefined : join(options.cacheDir, `${hash}-${process.version}-${process.arch}${flagged}.v8cache`);
   let cachedData: Buffer | undefined;
   if (cacheFile) {
     try {
@@ -83,6 +92,13 @@ export function loadBundle<T>(options: BundleOptions): LoadedBundle<T> {
       }
     },
   };
+}
+
+/** 32-bit FNV-1a of a string's UTF-16 code units: a short, stable name, not a defence against anyone. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
 }
 
 /**

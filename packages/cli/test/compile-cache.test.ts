@@ -31,20 +31,21 @@ function writeBundle(name: string, answer: number, hash: string): string {
 let copies = 0;
 
 const importer = (specifier: string): Promise<unknown> => import(specifier);
+// Tests name the flags (none, unless a test is about them): vitest's own would name every cache.
 const caches = (dir: string): string[] => readdirSync(dir).filter((name) => name.endsWith('.v8cache'));
 
 describe('loadBundle', () => {
   it('compiles a bundle once: the next start takes its code from the cache the first one left', async () => {
     const cacheDir = join(scratch, 'once');
     const file = writeBundle('once', 42, 'a'.repeat(32));
-    const first = loadBundle<Exports>({ file, cacheDir, importer });
+    const first = loadBundle<Exports>({ runtimeFlags: [], file, cacheDir, importer });
     expect(first.fromCache).toBe(false);
     expect(first.exports.answer()).toBe(42);
     expect(await first.exports.basename('/x/y.ts')).toBe('y.ts');
     first.saveCache();
     expect(caches(cacheDir)).toEqual([`${'a'.repeat(32)}-${process.version}-${process.arch}.v8cache`]);
 
-    const second = loadBundle<Exports>({ file: writeBundle('once', 42, 'a'.repeat(32)), cacheDir, importer });
+    const second = loadBundle<Exports>({ runtimeFlags: [], file: writeBundle('once', 42, 'a'.repeat(32)), cacheDir, importer });
     expect(second.fromCache).toBe(true);
     expect(second.exports.answer()).toBe(42);
     // import() inside code restored from a cache: through the importer.
@@ -53,59 +54,77 @@ describe('loadBundle', () => {
 
   it('keys the cache by the bundle hash, so that a rebuilt bundle never runs an old cache', () => {
     const cacheDir = join(scratch, 'rebuilt');
-    const old = loadBundle<Exports>({ file: writeBundle('rebuilt', 1, 'b'.repeat(32)), cacheDir, importer });
+    const old = loadBundle<Exports>({ runtimeFlags: [], file: writeBundle('rebuilt', 1, 'b'.repeat(32)), cacheDir, importer });
     old.saveCache();
-    const rebuilt = loadBundle<Exports>({ file: writeBundle('rebuilt', 2, 'c'.repeat(32)), cacheDir, importer });
+    const rebuilt = loadBundle<Exports>({ runtimeFlags: [], file: writeBundle('rebuilt', 2, 'c'.repeat(32)), cacheDir, importer });
     expect(rebuilt.fromCache).toBe(false);
     expect(rebuilt.exports.answer()).toBe(2);
     rebuilt.saveCache();
     expect(caches(cacheDir).sort()).toEqual([`${'b'.repeat(32)}-${process.version}-${process.arch}.v8cache`, `${'c'.repeat(32)}-${process.version}-${process.arch}.v8cache`]);
   });
 
+  it('keeps one cache per set of Node flags, since V8 refuses a cache made under other flags', () => {
+    const cacheDir = join(scratch, 'flags');
+    const hash = 'e'.repeat(32);
+    const plain = `${hash}-${process.version}-${process.arch}.v8cache`;
+    loadBundle<Exports>({ file: writeBundle('flags', 3, hash), cacheDir, importer, runtimeFlags: [] }).saveCache();
+    const flagged = loadBundle<Exports>({ file: writeBundle('flags', 3, hash), cacheDir, importer, runtimeFlags: ['--max-old-space-size=4096'] });
+    expect(flagged.fromCache).toBe(false);
+    flagged.saveCache();
+    const names = caches(cacheDir).sort();
+    expect(names).toHaveLength(2);
+    expect(names).toContain(plain);
+    expect(names.find((name) => name !== plain)).toMatch(new RegExp(`^${hash}-${process.version}-${process.arch}-flags-[0-9a-f]{8}\\.v8cache$`));
+    // Each set of flags finds its own cache again.
+    expect(loadBundle<Exports>({ file: writeBundle('flags', 3, hash), cacheDir, importer, runtimeFlags: [] }).fromCache).toBe(true);
+    expect(loadBundle<Exports>({ file: writeBundle('flags', 3, hash), cacheDir, importer, runtimeFlags: ['--max-old-space-size=4096'] }).fromCache).toBe(true);
+    expect(loadBundle<Exports>({ file: writeBundle('flags', 3, hash), cacheDir, importer, runtimeFlags: ['--max-old-space-size=2048'] }).fromCache).toBe(false);
+  });
+
   it('runs from source when the cache is garbage, and replaces it', () => {
     const cacheDir = join(scratch, 'garbage');
     const file = writeBundle('garbage', 7, 'd'.repeat(32));
-    loadBundle<Exports>({ file, cacheDir, importer }).saveCache();
+    loadBundle<Exports>({ runtimeFlags: [], file, cacheDir, importer }).saveCache();
     writeFileSync(join(cacheDir, caches(cacheDir)[0]!), 'not a code cache');
-    const refused = loadBundle<Exports>({ file: writeBundle('garbage', 7, 'd'.repeat(32)), cacheDir, importer });
+    const refused = loadBundle<Exports>({ runtimeFlags: [], file: writeBundle('garbage', 7, 'd'.repeat(32)), cacheDir, importer });
     expect(refused.fromCache).toBe(false);
     expect(refused.exports.answer()).toBe(7);
     refused.saveCache();
-    expect(loadBundle<Exports>({ file: writeBundle('garbage', 7, 'd'.repeat(32)), cacheDir, importer }).fromCache).toBe(true);
+    expect(loadBundle<Exports>({ runtimeFlags: [], file: writeBundle('garbage', 7, 'd'.repeat(32)), cacheDir, importer }).fromCache).toBe(true);
   });
 
   it('runs without a cache when its directory cannot be made or written', () => {
     const blocker = join(scratch, 'a-file');
     writeFileSync(blocker, '');
-    const loaded = loadBundle<Exports>({ file: writeBundle('blocked', 9, 'e'.repeat(32)), cacheDir: join(blocker, 'cache'), importer });
+    const loaded = loadBundle<Exports>({ runtimeFlags: [], file: writeBundle('blocked', 9, 'e'.repeat(32)), cacheDir: join(blocker, 'cache'), importer });
     expect(loaded.exports.answer()).toBe(9);
     expect(() => loaded.saveCache()).not.toThrow();
-    const none = loadBundle<Exports>({ file: writeBundle('none', 10, 'f'.repeat(32)), cacheDir: undefined, importer });
+    const none = loadBundle<Exports>({ runtimeFlags: [], file: writeBundle('none', 10, 'f'.repeat(32)), cacheDir: undefined, importer });
     expect(none.fromCache).toBe(false);
     expect(() => none.saveCache()).not.toThrow();
   });
 
   it.runIf(process.platform === 'linux')('gives up on a cache directory where mkdir answers ENOENT under one that exists (/proc), instead of hanging', () => {
-    const loaded = loadBundle<Exports>({ file: writeBundle('proc', 11, '9'.repeat(32)), cacheDir: '/proc/knowing-none/cache', importer });
+    const loaded = loadBundle<Exports>({ runtimeFlags: [], file: writeBundle('proc', 11, '9'.repeat(32)), cacheDir: '/proc/knowing-none/cache', importer });
     expect(loaded.exports.answer()).toBe(11);
     expect(() => loaded.saveCache()).not.toThrow();
   });
 
   it('removes week-old caches of other bundles when it writes one, and keeps recent ones', () => {
     const cacheDir = join(scratch, 'stale');
-    loadBundle<Exports>({ file: writeBundle('stale-old', 1, '1'.repeat(32)), cacheDir, importer }).saveCache();
-    loadBundle<Exports>({ file: writeBundle('stale-recent', 2, '2'.repeat(32)), cacheDir, importer }).saveCache();
+    loadBundle<Exports>({ runtimeFlags: [], file: writeBundle('stale-old', 1, '1'.repeat(32)), cacheDir, importer }).saveCache();
+    loadBundle<Exports>({ runtimeFlags: [], file: writeBundle('stale-recent', 2, '2'.repeat(32)), cacheDir, importer }).saveCache();
     const [old] = caches(cacheDir).filter((name) => name.startsWith('1'));
     const weekAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
     utimesSync(join(cacheDir, old!), weekAgo, weekAgo);
-    loadBundle<Exports>({ file: writeBundle('stale-new', 3, '3'.repeat(32)), cacheDir, importer }).saveCache();
+    loadBundle<Exports>({ runtimeFlags: [], file: writeBundle('stale-new', 3, '3'.repeat(32)), cacheDir, importer }).saveCache();
     expect(caches(cacheDir).map((name) => name[0]).sort()).toEqual(['2', '3']);
   });
 
   it('refuses a file the build did not write, so that the caller loads its ES modules instead', () => {
     const file = join(scratch, 'plain.cjs');
     writeFileSync(file, 'exports.answer = () => 1;\n');
-    expect(() => loadBundle<Exports>({ file, cacheDir: join(scratch, 'plain'), importer })).toThrow(/no bundle hash/);
-    expect(() => loadBundle<Exports>({ file: join(scratch, 'missing.cjs'), cacheDir: undefined, importer })).toThrow();
+    expect(() => loadBundle<Exports>({ runtimeFlags: [], file, cacheDir: join(scratch, 'plain'), importer })).toThrow(/no bundle hash/);
+    expect(() => loadBundle<Exports>({ runtimeFlags: [], file: join(scratch, 'missing.cjs'), cacheDir: undefined, importer })).toThrow();
   });
 });
