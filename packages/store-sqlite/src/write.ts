@@ -132,17 +132,28 @@ interface LoadedGraph {
   readonly edgeCount: number;
 }
 
-export function createBatchWriter(db: Database.Database, path: string): BatchWriter {
+/** What a batch writes with: the scratch tables, the write statements and the two transactions. */
+function prepareWriting(db: Database.Database, path: string) {
   db.exec(TEMP_SCHEMA);
   const conn: WriteConnection = { db, path, st: prepareWriteStatements(db) };
+  return {
+    conn,
+    // IMMEDIATE takes the write lock up front: waiting for it is bounded by busy_timeout,
+    // and a read transaction can never fail to upgrade half-way through the batch.
+    transaction: db.transaction((batch: WriteBatch) => writeDiffed(conn, batch)),
+    bulkTransaction: db.transaction((batch: WriteBatch) => writeBulk(conn, batch)),
+    ftsTotals: createFtsTotalsKeeper(db),
+  };
+}
 
-  // IMMEDIATE takes the write lock up front: waiting for it is bounded by busy_timeout,
-  // and a read transaction can never fail to upgrade half-way through the batch.
-  const transaction = db.transaction((batch: WriteBatch) => writeDiffed(conn, batch));
-  const bulkTransaction = db.transaction((batch: WriteBatch) => writeBulk(conn, batch));
-  const ftsTotals = createFtsTotalsKeeper(db);
+export function createBatchWriter(db: Database.Database, path: string): BatchWriter {
+  // Prepared on the first batch: a connection that only answers queries (most of them) would
+  // otherwise create the scratch tables and prepare some sixty write statements, about 5 ms
+  // of a cold query, for nothing.
+  let prepared: ReturnType<typeof prepareWriting> | undefined;
+  const writing = () => (prepared ??= prepareWriting(db, path));
   let loaded: LoadedGraph | undefined;
-  const latest = (): SnapshotRow | undefined => conn.st.snapshotLatest.get() as SnapshotRow | undefined;
+  const latest = (): SnapshotRow | undefined => writing().conn.st.snapshotLatest.get() as SnapshotRow | undefined;
   return {
     takeLoadedOutline() {
       const graph = loaded;
@@ -157,12 +168,13 @@ export function createBatchWriter(db: Database.Database, path: string): BatchWri
     apply(batch) {
       loaded = undefined;
       const result = applyInTransaction(batch);
-      ftsTotals.settle();
+      writing().ftsTotals.settle();
       return result;
     },
   };
 
   function applyInTransaction(batch: WriteBatch): WriteResult {
+    const { conn, transaction, bulkTransaction } = writing();
     if (conn.st.graphEmpty.get() !== 1) return transaction.immediate(batch);
     // The bulk load inserts only edges between nodes it inserts, to owners it resolved, and
     // deletes nothing that has dependents: the per-edge parent lookups of the foreign keys
