@@ -8,6 +8,8 @@ import { splitIdentifier } from './split.js';
 import { STOP_WORDS } from './data/stop-words.js';
 
 const MIN_TERM = 3;
+/** What separates the words of a symbol path: `::`, `.`, `#`, `/` and white space. */
+const SYMBOL_WORDS = /::|[.#/\s]+/;
 const STOP: ReadonlySet<string> = new Set(STOP_WORDS);
 
 /**
@@ -82,7 +84,7 @@ export function termCore(term: string): string {
  */
 export function symbolTerms(symbolPath: string): string[] {
   const out = new Set<string>();
-  for (const word of symbolPath.split(/::|[.#/\s]+/)) if (word) addTerms(word, out);
+  for (const word of symbolPath.split(SYMBOL_WORDS)) if (word) addTerms(word, out);
   return [...out];
 }
 
@@ -95,7 +97,16 @@ export function symbolTerms(symbolPath: string): string[] {
  * ```
  */
 export function countTermMatches(task: ReadonlySet<string>, symbolPath: string): number {
-  let matches = 0;
-  for (const term of symbolTerms(symbolPath)) if (task.has(term)) matches++;
-  return matches;
+  // Called for every candidate of a query with the same task: a word holding none of the task
+  // terms' cores names none of them, and is passed over without being split and stemmed.
+  const cores: string[] = [];
+  for (const term of task) cores.push(termCore(term));
+  let matched: Set<string> | undefined;
+  for (const word of symbolPath.split(SYMBOL_WORDS)) {
+    if (!word) continue;
+    const lower = word.toLowerCase();
+    if (!cores.some((core) => lower.includes(core))) continue;
+    for (const term of termsOfWord(word)) if (task.has(term)) (matched ??= new Set()).add(term);
+  }
+  return matched?.size ?? 0;
 }

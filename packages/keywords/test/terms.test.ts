@@ -75,3 +75,31 @@ describe('termCore', () => {
     expect(termCore(stemTerm('Retry'.toLowerCase()))).toBe('retr');
   });
 });
+
+describe('countTermMatches against its definition', () => {
+  it('counts what symbolTerms and the task share, over paths and tasks built from real source words', () => {
+    const words = [
+      ...new Set(
+        ['terms.ts', 'split.ts', 'extract.ts']
+          .map((file) => readFileSync(new URL(`../src/${file}`, import.meta.url), 'utf8'))
+          .join('\n')
+          .split(/[^A-Za-z0-9_]+/)
+          .filter((word) => word.length > 0),
+      ),
+      'MaxDependencyDepth', 'dependencies', 'RetryPolicy', 'retries', 'HTTPServer', 'UUIDs', 'setupDB', 'Jekyll', 'DocumentDrop',
+    ];
+    // A small deterministic generator: the same paths and tasks on every run.
+    let seed = 7;
+    const pick = (): string => words[(seed = (seed * 1103515245 + 12345) % 2147483648) % words.length]!;
+    const separators = ['.', '::', '#', '/', ' '];
+    let nonZero = 0;
+    for (let i = 0; i < 3000; i++) {
+      const task = new Set(taskTerms(Array.from({ length: 1 + (i % 7) }, pick).join(' ')));
+      const path = Array.from({ length: 1 + (i % 4) }, (_, j) => `${j ? separators[(i + j) % separators.length] : ''}${pick()}`).join('');
+      const expected = symbolTerms(path).filter((term) => task.has(term)).length;
+      expect(countTermMatches(task, path), `${[...task].join(',')} ~ ${path}`).toBe(expected);
+      if (expected > 0) nonZero++;
+    }
+    expect(nonZero).toBeGreaterThan(100);
+  });
+});
