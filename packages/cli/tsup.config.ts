@@ -53,7 +53,7 @@ async function buildCachedBundle(): Promise<void> {
 
 /**
  * The `knowing` command itself, dist/bin.cjs: CommonJS, so that a start pays for no ES module
- * loader before `context` answers from the bundle (about 15 ms here), with what it needs
+ * loader before `context` answers from the bundle, with what it needs
  * before a command (arguments, the watcher's client, the code cache) inlined. Every other
  * command imports the ES build's dist/run.js. No shims: bin.ts uses __dirname, not import.meta.
  */

@@ -78,7 +78,7 @@ async function runHere(args: readonly string[], io: CliIO): Promise<ExitCode> {
       const code = await bundle.exports.run(args, io);
       // Only a run that answered: the cache holds the functions the run compiled, and one
       // written by a run that stopped early (no index yet, a bad flag) would stay, and leave
-      // every later query compiling the rest (30–40 ms of each on caddy).
+      // every later query compiling the rest.
       if (code === 0) bundle.saveCache();
       return code;
     }

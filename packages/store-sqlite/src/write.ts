@@ -148,8 +148,7 @@ function prepareWriting(db: Database.Database, path: string) {
 
 export function createBatchWriter(db: Database.Database, path: string): BatchWriter {
   // Prepared on the first batch: a connection that only answers queries (most of them) would
-  // otherwise create the scratch tables and prepare some sixty write statements, about 5 ms
-  // of a cold query, for nothing.
+  // otherwise create the scratch tables and prepare some sixty write statements for nothing.
   let prepared: ReturnType<typeof prepareWriting> | undefined;
   const writing = () => (prepared ??= prepareWriting(db, path));
   let loaded: LoadedGraph | undefined;
