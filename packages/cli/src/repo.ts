@@ -107,8 +107,8 @@ export function ignoreIndexDirectory(root: string, dbPath: string): void {
 }
 
 async function git(args: readonly string[], cwd: string): Promise<string> {
-  // Loaded here, not with the module: child_process (and net, streams) cost a cold
-  // `knowing context` about 5 ms, and only --pr and --diff run git.
+  // Loaded here, not with the module: child_process (and net, streams) would load in every
+  // cold `knowing context`, and only --pr and --diff run git.
   const { execFile } = await import('node:child_process');
   return new Promise((resolvePromise, reject) => {
     execFile('git', [...args], { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {

@@ -1,6 +1,6 @@
 import type { GraphNode, NodeId } from '@knowing/graph';
 import { symbolPath } from '@knowing/graph';
-import { taskTerms, termCore } from '@knowing/keywords';
+import { termMatcher } from '@knowing/keywords';
 
 /**
  * How well each candidate's text matches the task's terms, 0..1 relative to the best
@@ -21,26 +21,13 @@ import { taskTerms, termCore } from '@knowing/keywords';
 export function textMatches(terms: ReadonlySet<string>, nodes: readonly GraphNode[], docShare = 0.5): Map<NodeId, number> {
   const result = new Map<NodeId, number>();
   if (terms.size === 0 || nodes.length === 0) return result;
-  // Candidates repeat the same words (their file's path, the project's vocabulary): each word is
-  // split and stemmed once per call. Terms keep the order taskTerms gives the whole text.
-  // A word holding none of the terms' cores gives none of them: most words are settled by
-  // that test alone, without being split and folded (a cold query's thousand or so words cost
-  // 10–15 ms of it on caddy).
-  const termsOfWord = new Map<string, readonly string[]>();
-  const cores = [...new Set([...terms].map(termCore))];
-  const NONE: readonly string[] = [];
+  // Candidates repeat the same words (their file's path, the project's vocabulary): the matcher
+  // reads each distinct word once, and most words, holding none of the terms' cores, without
+  // splitting and folding them.
+  const termsIn = termMatcher(terms);
   const matched = (text: string): string[] => {
     const found = new Set<string>();
-    for (const word of text.split(/[^A-Za-z0-9_]+/)) {
-      if (!word) continue;
-      let hits = termsOfWord.get(word);
-      if (hits === undefined) {
-        const lower = word.toLowerCase();
-        hits = cores.some((core) => lower.includes(core)) ? taskTerms(word).filter((t) => terms.has(t)) : NONE;
-        termsOfWord.set(word, hits);
-      }
-      for (const term of hits) found.add(term);
-    }
+    for (const word of text.split(/[^A-Za-z0-9_]+/)) if (word) for (const term of termsIn(word)) found.add(term);
     return [...found];
   };
   const everything = nodes.map((n) => matched(`${symbolPath(n.qualifiedName, n.file)} ${n.file} ${n.signature} ${n.doc}`));

@@ -89,7 +89,7 @@ export function symbolTerms(symbolPath: string): string[] {
 }
 
 /**
- * How many distinct task terms a symbol path names.
+ * How many distinct task terms a symbol path names (read through {@link termMatcher}).
  *
  * @example
  * ```ts
@@ -97,16 +97,37 @@ export function symbolTerms(symbolPath: string): string[] {
  * ```
  */
 export function countTermMatches(task: ReadonlySet<string>, symbolPath: string): number {
-  // Called for every candidate of a query with the same task: a word holding none of the task
-  // terms' cores names none of them, and is passed over without being split and stemmed.
-  const cores: string[] = [];
-  for (const term of task) cores.push(termCore(term));
-  let matched: Set<string> | undefined;
-  for (const word of symbolPath.split(SYMBOL_WORDS)) {
-    if (!word) continue;
-    const lower = word.toLowerCase();
-    if (!cores.some((core) => lower.includes(core))) continue;
-    for (const term of termsOfWord(word)) if (task.has(term)) (matched ??= new Set()).add(term);
-  }
-  return matched?.size ?? 0;
+  const termsIn = termMatcher(task);
+  const matched = new Set<string>();
+  for (const word of symbolPath.split(SYMBOL_WORDS)) if (word) for (const term of termsIn(word)) matched.add(term);
+  return matched.size;
+}
+
+const NONE: readonly string[] = [];
+
+/**
+ * The task's terms a word gives (those of its {@link taskTerms} that `task` holds), for reading
+ * many words against one task: a word holding none of the terms' cores ({@link termCore}) gives
+ * none of them and is settled by that test alone, without being split and stemmed; each
+ * distinct word is read once per matcher.
+ *
+ * @example
+ * ```ts
+ * const termsIn = termMatcher(new Set(taskTerms('retry the dependency download')));
+ * termsIn('MaxDependencyDepth'); // ['dependenci']
+ * termsIn('render');             // [] (no core of the task's terms is in it)
+ * ```
+ */
+export function termMatcher(task: ReadonlySet<string>): (word: string) => readonly string[] {
+  const cores = [...new Set(Array.from(task, termCore))];
+  const byWord = new Map<string, readonly string[]>();
+  return (word) => {
+    let hits = byWord.get(word);
+    if (hits === undefined) {
+      const lower = word.toLowerCase();
+      hits = cores.some((core) => lower.includes(core)) ? termsOfWord(word).filter((term) => task.has(term)) : NONE;
+      byWord.set(word, hits);
+    }
+    return hits;
+  };
 }

@@ -24,6 +24,7 @@ describe('public API', () => {
         'symbolTerms',
         'countTermMatches',
         'termCore',
+        'termMatcher',
         'stemTerm',
         'foldWord',
         'DEFAULT_KEYWORD_OPTIONS',

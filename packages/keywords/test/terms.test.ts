@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { countTermMatches, foldWord, stemTerm, symbolTerms, taskTerms, termCore } from '../src/index.js';
+import { countTermMatches, foldWord, stemTerm, symbolTerms, taskTerms, termCore, termMatcher } from '../src/index.js';
 
 describe('stemTerm', () => {
   it('brings inflections of one word onto one stem', () => {
@@ -101,5 +101,20 @@ describe('countTermMatches against its definition', () => {
       if (expected > 0) nonZero++;
     }
     expect(nonZero).toBeGreaterThan(100);
+  });
+});
+
+describe('termMatcher', () => {
+  it('gives the task terms a word yields, and none for a word holding no core', () => {
+    const task = new Set(taskTerms('retry the dependency download'));
+    const termsIn = termMatcher(task);
+    expect(termsIn('MaxDependencyDepth')).toEqual(['dependenci']);
+    expect(termsIn('RetryDownload')).toEqual(['retri', 'download']);
+    expect(termsIn('render')).toEqual([]);
+    // The same as filtering the word's own terms, over every word of a real source file.
+    const words = new Set(readFileSync(new URL('../src/terms.ts', import.meta.url), 'utf8').split(/[^A-Za-z0-9_]+/).filter(Boolean));
+    const wide = new Set(taskTerms('the terms of each word are split, stemmed and filtered by the task'));
+    const wideIn = termMatcher(wide);
+    for (const word of words) expect(wideIn(word), word).toEqual(taskTerms(word).filter((term) => wide.has(term)));
   });
 });

@@ -177,7 +177,7 @@ export function startExactTokenizer(): Tokenizer {
   if (table) return tableTokenizer(table, loadHere);
   let worker: Worker | undefined;
   try {
-    // Required here: worker_threads costs every cold start about 3 ms, and the shipped table
+    // Required here: worker_threads would load in every cold start, and the shipped table
     // (above) makes this path the exception.
     const { Worker: CountingWorker } = require('node:worker_threads') as typeof import('node:worker_threads');
     worker = new CountingWorker(COUNTING_WORKER, { eval: true, workerData: { encoding: require.resolve('gpt-tokenizer/encoding/cl100k_base') } });
