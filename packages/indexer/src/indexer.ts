@@ -13,7 +13,7 @@ import { DamagedTablesError, decodeExtraction, peekContentHash } from './codec.j
 import { deriveCoTested, deriveHierarchy, derivedOwners } from './derive.js';
 import { DEFAULT_SKIP_DIRECTORIES, discoverFiles, revisitFiles } from './discover.js';
 import type { DiscoveredFile, Discovery, KnownFileState, SkipReason } from './discover.js';
-import { emptyExtraction, extractFile, moduleVersion } from './extract.js';
+import { emptyExtraction, moduleVersion } from './extract.js';
 import type { ExtractResult, ExtractTask } from './extract.js';
 import { createLanguageRegistry } from './languages/registry.js';
 import { createNoteBatch } from './note-batch.js';
@@ -22,8 +22,9 @@ import { LEXICAL_VERSION, lexicalDocuments } from './lexical.js';
 import { readSourceText } from './lexical-task.js';
 import type { LexicalResult, LexicalTask } from './lexical-task.js';
 import type { FileExtraction, LanguageModule } from './languages/types.js';
-import { createWorkerPool, TaskTimeoutError, WorkerStartupError } from './pool.js';
-import type { WorkerPool } from './pool.js';
+import { createWorkerPool } from './pool.js';
+import { parseAll, WORKER_DEPTH } from './parse-all.js';
+import type { ParseOutcome, ParserPool } from './parse-all.js';
 import { externalNode, Project } from './resolve.js';
 import type { FileOutput, OwnerOutput } from './resolve.js';
 import { loadDirectories, loadLinkedTables, loadState, saveDirectories, saveState, saveTables, tableHash, tableOf } from './state.js';
@@ -70,8 +71,6 @@ function checkpoints(signal: AbortSignal | undefined): () => Promise<void> {
   };
 }
 
-/** Batches smaller than this are parsed in the calling thread: starting workers costs more. */
-const MIN_FILES_FOR_WORKERS = 24;
 const EXTRACTION_NOTE = 'extraction';
 
 interface Entry {
@@ -666,7 +665,7 @@ function summarize(run: Run, scan: Scan, resolution: Resolution, diff: Diff, bat
 async function parseAndSave(run: Run, toParse: readonly Entry[], startPool: (size: number) => ParserPool | undefined): Promise<ParseOutcome> {
   let outcome: ParseOutcome;
   try {
-    outcome = await parseAll(toParse, run.settings, run.progress, run.signal, run.checkpoint, run.accept, startPool);
+    outcome = await parseAll(toParse, { threads: parserThreads(run.settings.workers), fileTimeoutMs: run.settings.fileTimeoutMs }, { progress: run.progress, signal: run.signal, checkpoint: run.checkpoint, accept: run.accept, startPool });
   } catch (error) {
     await run.notes.flush().catch(() => {});
     throw error;
@@ -699,109 +698,6 @@ async function loadCachedExtraction(store: GraphStore, entry: Entry): Promise<bo
   return true;
 }
 
-function taskOf(entry: Entry, timeoutMs: number): ExtractTask {
-  return { path: entry.file.path, absolutePath: entry.file.absolutePath, language: entry.module.id, timeoutMs };
-}
-
-interface ParseOutcome {
-  readonly threads: number;
-  readonly inWorkers: boolean;
-  readonly warnings: string[];
-}
-
-/**
- * Parse files in this thread and, when that pays off and is possible, in worker threads beside
- * it: every thread takes the next file from one list, largest first, so none waits on a
- * straggler at the end. This thread parses too (it would otherwise only wait), and it takes in
- * the workers' results between its own files, so decoding them overlaps the parse.
- */
-async function parseAll(
-  toParse: readonly Entry[],
-  settings: { workers: number; fileTimeoutMs: number },
-  progress: (event: IndexProgress) => void,
-  signal: AbortSignal | undefined,
-  checkpoint: () => Promise<void>,
-  accept: (entry: Entry, result: ExtractResult) => Promise<void>,
-  startPool: (size: number) => ParserPool | undefined,
-): Promise<ParseOutcome> {
-  const warnings: string[] = [];
-  const total = toParse.length;
-  let done = 0;
-  const queue = [...toParse].sort((a, b) => b.sizeBytes - a.sizeBytes);
-  let next = 0;
-  const threads = parserThreads(settings.workers);
-  const pool = threads > 1 && total >= MIN_FILES_FOR_WORKERS ? startPool(threads - 1) : undefined;
-  progress({ phase: 'parse', done: 0, total });
-  const finish = async (entry: Entry, result: ExtractResult): Promise<void> => {
-    await accept(entry, result);
-    progress({ phase: 'parse', done: ++done, total, path: entry.file.path });
-  };
-  const parseHere = async (entry: Entry): Promise<void> => {
-    // Read synchronously: a thread-pool round trip per file costs more than the read here.
-    await finish(entry, await extractFile(taskOf(entry, settings.fileTimeoutMs), [entry.module], readFileSync));
-  };
-  let fellBack = false;
-  /** One worker's feed: it holds `depth` files at a time and asks for the next as each returns. */
-  const feed = async (): Promise<void> => {
-    while (next < queue.length && !fellBack) {
-      const entry = queue[next++]!;
-      let result: ExtractResult;
-      try {
-        result = (await pool!.pool.run(taskOf(entry, settings.fileTimeoutMs))) as ExtractResult;
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        if (error instanceof WorkerStartupError) {
-          // Workers cannot run in this process: this thread parses everything.
-          if (!fellBack) warnings.push(`parser workers unavailable (${error.message}); parsing in the calling thread`);
-          fellBack = true;
-          await parseHere(entry);
-          return;
-        }
-        const reason = error instanceof TaskTimeoutError ? 'worker timed out' : `worker failed: ${(error as Error).message}`;
-        result = {
-          path: entry.file.path,
-          encoded: new Uint8Array(0),
-          extraction: emptyExtraction(entry.file.path, entry.module.id),
-          contentHash: entry.file.contentHash,
-          sizeBytes: entry.file.sizeBytes,
-          warning: `${entry.file.path}: ${reason}; indexed without symbols`,
-          cacheable: false,
-        };
-      }
-      signal?.throwIfAborted();
-      await finish(entry, result);
-    }
-  };
-  // A feed's failure (an abort) is kept, not left unhandled: this thread may be the one to stop.
-  let feedFailure: unknown;
-  const feeds = pool
-    ? Array.from({ length: pool.size * WORKER_DEPTH }, () =>
-        feed().catch((error: unknown) => {
-          feedFailure ??= error;
-          next = queue.length;
-        }),
-      )
-    : [];
-  try {
-    while (next < queue.length) {
-      await checkpoint();
-      await parseHere(queue[next++]!);
-      // A turn of the event loop between files: the workers' results come in, and each gets its
-      // next file, while this thread parses.
-      if (pool) await yieldToEventLoop();
-    }
-    await Promise.all(feeds);
-    if (feedFailure !== undefined) throw feedFailure;
-  } finally {
-    if (!pool?.closedByCaller) await pool?.pool.close();
-  }
-  const used = pool && !fellBack ? pool.size + 1 : total > 0 ? 1 : 0;
-  return { threads: used, inWorkers: used > 1, warnings };
-}
-
-/** Files a worker holds at once (one parsing, the rest waiting in it): no idle gap between two. */
-const WORKER_DEPTH = 2;
-
 /**
  * Start `size` parser workers, or none from TypeScript sources: workers load dist/worker.js,
  * which tests and tsx runs do not have.
@@ -818,13 +714,6 @@ function startParserPool(size: number, fileTimeoutMs: number): ParserPool | unde
   return { pool, size };
 }
 
-/** A worker pool started (possibly before discovery ends) for a parse. */
-interface ParserPool {
-  readonly pool: WorkerPool<ExtractTask | LexicalTask, ExtractResult | LexicalResult>;
-  readonly size: number;
-  /** Set when parseAll must leave it open: its owner closes it. */
-  readonly closedByCaller?: boolean;
-}
 
 /** Lexical documents a worker builds: each file's nodes (the ones written) and, once in, its documents. */
 interface LexicalOffload {
