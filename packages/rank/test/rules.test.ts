@@ -304,6 +304,17 @@ describe('isTestTask needs evidence that a task is about tests', () => {
   it('keywords count only when the task names no test word itself', () => {
     expect(isTestTask('cover the redirects', ['tests'], words)).toBe(true);
   });
+  it('a task of several lines is judged by its first: the lines below list steps, tests among them', () => {
+    const steps = 'Fix negative retry delays after many attempts\n\n- add tests for large attempt counts\n- test the cap in RetryHelperTests';
+    expect(isTestTask(steps, [], words)).toBe(false);
+    // The same steps on one line are a task that names tests twice and test code.
+    expect(isTestTask(steps.replaceAll('\n', ' '), [], words)).toBe(true);
+    expect(isTestTask('Add a regression test for redirects\n\nThe redirect loses its query string when the target has a fragment.', [], words)).toBe(true);
+    expect(isTestTask('\n\nRedirectTest fails with a proxy\r\nseen on CI', [], words)).toBe(true);
+    // Keywords drawn from the lower lines' test words do not count; others still do.
+    expect(isTestTask('Fix retries\n\nadd tests', ['tests'], words)).toBe(false);
+    expect(isTestTask('Cover the redirects\n\nsee the report', ['tests'], words)).toBe(true);
+  });
 });
 
 describe('auxiliary code (benchmarks, examples): a ranking feature of its own, not test code', () => {
