@@ -8,14 +8,31 @@ import type { GraphNode } from '@knowing/graph';
  */
 
 /**
- * Directories of code that is run, not shipped: benchmarks and examples (`benches/` in Rust,
- * `docs_src/` where documentation keeps its example programs).
+ * Directories of code that is run, not shipped: benchmarks and examples (`benches/` in Rust),
+ * and the example programs documentation keeps (`docs/`, `docs_src/`, `samples/`, `demos/`,
+ * `playground/`). Not `doc/`: Go names a product package so (`go/doc`).
  */
-const AUXILIARY_DIRECTORIES = new Set(['benchmarks', 'benchmark', 'benches', 'bench', 'examples', 'example', '_examples', 'docs_src']);
+const AUXILIARY_DIRECTORIES = new Set([
+  'benchmarks',
+  'benchmark',
+  'benches',
+  'bench',
+  'examples',
+  'example',
+  '_examples',
+  'docs_src',
+  'docs',
+  'documentation',
+  'samples',
+  'sample',
+  'demos',
+  'demo',
+  'playground',
+]);
 
 /**
- * Whether a symbol is auxiliary code: it lives under a benchmark or example directory
- * (`benches/`, `benchmarks/`, `examples/`, `docs_src/`, at any depth). Not test code — the
+ * Whether a symbol is auxiliary code: it lives under a benchmark, example or documentation
+ * directory (`benches/`, `benchmarks/`, `examples/`, `docs/`, `samples/`, at any depth). Not test code — the
  * language module does not flag it — but a ranking feature of its own: like test code, an agent
  * rarely needs it, so rankers demote it (`auxiliaryPenalty`, the learned `auxiliary_code`
  * feature) and the engine seeds it last, unless the task is about tests.

@@ -321,8 +321,10 @@ describe('auxiliary code (benchmarks, examples): a ranking feature of its own, n
   const context: RankContext = { task: 'fix login redirects', now: NOW };
   const input = (file: string, isTest = false): RankInput => ({ node: fixtureNode(file, 'parse', { isTest }), rwr: 1, distance: 0, isSeed: true });
   it('is recognised by its directory', () => {
-    for (const file of ['benches/bench_main.rs', 'crates/core/benchmarks/parse.rs', 'examples/hello/main.go', 'docs_src/tutorial/app.py']) expect(isAuxiliaryCode({ file }), file).toBe(true);
-    for (const file of ['src/flask/app.py', 'src/exampleparser/parse.py', 'examples.py', '']) expect(isAuxiliaryCode({ file }), file).toBe(false);
+    for (const file of ['benches/bench_main.rs', 'crates/core/benchmarks/parse.rs', 'examples/hello/main.go', 'docs_src/tutorial/app.py', 'src/Snippets/Docs/Retry.cs', 'samples/Console/Program.cs', 'playground/app.ts']) {
+      expect(isAuxiliaryCode({ file }), file).toBe(true);
+    }
+    for (const file of ['src/flask/app.py', 'src/exampleparser/parse.py', 'examples.py', 'src/go/doc/reader.go', 'lib/docs.rb', '']) expect(isAuxiliaryCode({ file }), file).toBe(false);
   });
   it('is demoted like test code, under its own component, unless the task is about tests', () => {
     const [ranked] = createDefaultRanker().rank([input('examples/hello/main.go')], context);
