@@ -12,6 +12,7 @@ export type {
   EngineHitsOptions,
   EnginePackOptions,
 } from './options.js';
+export type { DiversityOptions } from './diversity.js';
 export type {
   Engine,
   CreateEngineOptions,

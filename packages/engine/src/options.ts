@@ -1,6 +1,7 @@
 import { ErrorCode, KnowingError } from '@knowing/graph';
 import type { RankingOverrides } from '@knowing/rank';
 import type { PackStrategy } from '@knowing/pack';
+import type { DiversityOptions } from './diversity.js';
 
 /** Weights of the retrieval channels in reciprocal rank fusion. 0 disables a channel. */
 export interface ChannelWeights {
@@ -188,6 +189,8 @@ export interface EngineOptions {
   readonly seeds: SeedOptions;
   readonly walk: EngineWalkOptions;
   readonly hits: EngineHitsOptions;
+  /** How many symbols of one name the first answers of a task may hold (see `diversifyRanking`). */
+  readonly diversity: DiversityOptions;
   /** Overrides for the formula ranker's options (`rankingModel: 'formula'`, and file and PR queries). */
   readonly ranking: RankingOverrides;
   /**
@@ -270,6 +273,7 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = deepFreeze({
     maxCandidates: 300,
   },
   hits: { enabled: true, limit: 200, iterations: 10 },
+  diversity: { sameNameLimit: 2, window: 10 },
   ranking: {},
   pack: { budget: 50_000, prBudget: 8_000, strategy: 'density', rankedShare: 0.5, format: 'xml' },
   rankingModel: 'learned',

@@ -13,6 +13,7 @@ import type { GraphState } from './graph-state.js';
 import type { EquivalenceStage } from './equivalence-stage.js';
 import { namespaceWrappers } from './seeds.js';
 import type { Channel } from './channel.js';
+import { diversifyRanking } from './diversity.js';
 
 /*
  * One pipeline, three seedings. A query is a seeding stage followed by the stages every query
@@ -127,7 +128,9 @@ export async function runStages(ctx: PipelineContext, state: GraphState, seeding
     options: options.ranking,
     ...(fileHistoryKept !== undefined ? { fileHistory: fileHistoryKept } : {}),
   };
-  const ranked = await ctx.ranker.rank(inputs, rankContext);
+  const rankedByRanker = await ctx.ranker.rank(inputs, rankContext);
+  // A task's words also name members of many types; files and PRs are answered around their own symbols.
+  const ranked = seeding.kind === 'task' ? diversifyRanking(rankedByRanker, options.diversity) : rankedByRanker;
   timings.rank = lap();
 
   const trace: PipelineTrace = {

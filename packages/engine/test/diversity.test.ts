@@ -1,0 +1,78 @@
+import type { RankedSymbol } from '@knowing/graph';
+import { fixtureNode } from '@knowing/rank/testing';
+import { describe, expect, it } from 'vitest';
+import { DIVERSITY_COMPONENT, diversifyRanking } from '../src/diversity.js';
+import { DEFAULT_ENGINE_OPTIONS, resolveEngineOptions } from '../src/options.js';
+
+/** A ranking of `symbols` (`file:Owner.name`), scores falling by one from 100. */
+function ranking(...symbols: string[]): RankedSymbol[] {
+  return symbols.map((symbol, i) => {
+    const [file, name] = symbol.split(':') as [string, string];
+    return { node: fixtureNode(file, name), score: 100 - i, distance: 0, rwr: 1, components: { relevance: 100 - i } };
+  });
+}
+
+const names = (ranked: readonly RankedSymbol[]): string[] => ranked.map((s) => `${s.node.file}:${s.node.qualifiedName.slice(s.node.file.length + 1)}`);
+
+describe('diversifyRanking', () => {
+  const ranked = ranking(
+    'src/ws.rs:Workspace',
+    'src/args.rs:ArgMatches.workspace',
+    'src/update.rs:UpdateOptions.workspace',
+    'src/remap.rs:package_remap',
+    'src/manifest.rs:Manifest.workspace',
+    'src/remap.rs:sysroot_remap',
+    'src/lib.rs:resolve',
+  );
+
+  it('keeps at most sameNameLimit symbols of one name, case-insensitively, in the window; the rest wait right after it', () => {
+    const out = diversifyRanking(ranked, { sameNameLimit: 2, window: 4 });
+    expect(names(out)).toEqual([
+      'src/ws.rs:Workspace',
+      'src/args.rs:ArgMatches.workspace',
+      'src/remap.rs:package_remap',
+      'src/remap.rs:sysroot_remap',
+      'src/update.rs:UpdateOptions.workspace',
+      'src/manifest.rs:Manifest.workspace',
+      'src/lib.rs:resolve',
+    ]);
+    // Non-increasing scores, so that a sort by score (position breaking ties) keeps this order.
+    const scores = out.map((s) => s.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(out.map((s) => s.score)).toEqual([100, 99, 97, 95, 95, 95, 94]);
+    // What a waiting symbol lost is on the record; the others are the ranker's, untouched.
+    expect(out[4]!.components[DIVERSITY_COMPONENT]).toBe(95 - 98);
+    expect(out[5]!.components[DIVERSITY_COMPONENT]).toBe(95 - 96);
+    expect(out[0]).toBe(ranked[0]);
+    expect(out[6]).toBe(ranked[6]);
+  });
+
+  it('changes nothing when the window holds no name too often, or when turned off', () => {
+    expect(diversifyRanking(ranked, { sameNameLimit: 4, window: 10 })).toBe(ranked);
+    expect(diversifyRanking(ranked, { sameNameLimit: 2, window: 2 })).toBe(ranked);
+    expect(diversifyRanking(ranked, { sameNameLimit: 0, window: 10 })).toBe(ranked);
+    expect(diversifyRanking(ranked, { sameNameLimit: 2, window: 0 })).toBe(ranked);
+    expect(diversifyRanking([], { sameNameLimit: 1, window: 10 })).toEqual([]);
+  });
+
+  it('keeps every symbol once, whatever the limit and window', () => {
+    for (let limit = 1; limit <= 3; limit++) {
+      for (let window = 1; window <= ranked.length + 1; window++) {
+        const out = diversifyRanking(ranked, { sameNameLimit: limit, window });
+        expect(new Set(out.map((s) => s.node.id)).size, `${limit}/${window}`).toBe(ranked.length);
+        const head = out.slice(0, window).map((s) => s.node.name.toLowerCase());
+        const inHead = (name: string): number => head.filter((n) => n === name).length;
+        // The window repeats a name beyond the limit only when nothing after it could have taken the place.
+        if (head.some((name) => inHead(name) > limit)) {
+          for (const later of out.slice(window)) expect(inHead(later.node.name.toLowerCase()), `${limit}/${window}`).toBeGreaterThanOrEqual(limit);
+        }
+      }
+    }
+  });
+
+  it('is an engine option with a checked shape, on by default', () => {
+    expect(DEFAULT_ENGINE_OPTIONS.diversity).toEqual({ sameNameLimit: 2, window: 10 });
+    expect(resolveEngineOptions({ diversity: { sameNameLimit: 1 } }).diversity).toEqual({ sameNameLimit: 1, window: 10 });
+    expect(() => resolveEngineOptions({ diversity: { sameNameLimit: '2' as unknown as number } })).toThrow(/engine\.diversity\.sameNameLimit/);
+  });
+});
