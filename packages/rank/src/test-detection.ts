@@ -32,10 +32,10 @@ const AUXILIARY_DIRECTORIES = new Set([
 
 /**
  * Whether a symbol is auxiliary code: it lives under a benchmark, example or documentation
- * directory (`benches/`, `benchmarks/`, `examples/`, `docs/`, `samples/`, at any depth). Not test code — the
- * language module does not flag it — but a ranking feature of its own: like test code, an agent
- * rarely needs it, so rankers demote it (`auxiliaryPenalty`, the learned `auxiliary_code`
- * feature) and the engine seeds it last, unless the task is about tests.
+ * directory (`benches/`, `benchmarks/`, `examples/`, `docs/`, `samples/`, at any depth). Not
+ * test code — the language module does not flag it — but a ranking feature of its own: like
+ * test code, an agent rarely needs it, so rankers demote it (`auxiliaryPenalty`, the learned
+ * `auxiliary_code` feature) and the engine seeds it last, unless the task is about tests.
  *
  * @example
  * ```ts
