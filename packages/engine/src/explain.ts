@@ -1,9 +1,10 @@
-import type { ContextPack, GraphNode, GraphStore, NodeId } from '@knowing/graph';
+import type { ContextPack, GraphNode, GraphStore, NodeId, RankedSymbol } from '@knowing/graph';
 import type { RankExplanation } from '@knowing/rank';
 import type { PipelineRun } from './pipeline.js';
 import type { ChannelName, ExplainStage, SymbolExplanation } from './types.js';
 import { matchesQualifier, splitQualified } from './channels/common.js';
 import type { GraphState } from './graph-state.js';
+import { DIVERSITY_COMPONENT } from './diversity.js';
 
 /** Nodes a user's symbol query names: a qualified name, `Type.member`, `A::B`, or a bare name. */
 export async function findSymbol(store: GraphStore, query: string): Promise<GraphNode[]> {
@@ -94,7 +95,7 @@ export async function explainRun(input: ExplainInput): Promise<SymbolExplanation
     stage,
     rank: rank === undefined ? null : rank + 1,
     score: ranked?.score ?? null,
-    components: detailed?.components ?? ranked?.components ?? {},
+    components: withDiversity(detailed?.components ?? ranked?.components ?? {}, ranked),
     ...(detailed?.factors ? { factors: detailed.factors } : {}),
     seed: seed ? { weight: seed.weight, origin: seed.origin, channels: seed.channels } : null,
     channelDetails,
@@ -104,4 +105,10 @@ export async function explainRun(input: ExplainInput): Promise<SymbolExplanation
     matchedClasses: trace.matchedClasses.map((m) => m.concept),
     inPack,
   };
+}
+
+/** A ranker explains its own score; what the engine's diversity step took off comes after it. */
+function withDiversity(components: Readonly<Record<string, number>>, ranked: RankedSymbol | undefined): Readonly<Record<string, number>> {
+  const lowered = ranked?.components[DIVERSITY_COMPONENT];
+  return lowered === undefined ? components : { ...components, [DIVERSITY_COMPONENT]: lowered };
 }

@@ -3,6 +3,8 @@ import { fixtureNode } from '@knowing/rank/testing';
 import { describe, expect, it } from 'vitest';
 import { DIVERSITY_COMPONENT, diversifyRanking } from '../src/diversity.js';
 import { DEFAULT_ENGINE_OPTIONS, resolveEngineOptions } from '../src/options.js';
+import { createEngine } from '../src/index.js';
+import { indexedFixture } from './helpers.js';
 
 /** A ranking of `symbols` (`file:Owner.name`), scores falling by one from 100. */
 function ranking(...symbols: string[]): RankedSymbol[] {
@@ -75,4 +77,28 @@ describe('diversifyRanking', () => {
     expect(resolveEngineOptions({ diversity: { sameNameLimit: 1 } }).diversity).toEqual({ sameNameLimit: 1, window: 10 });
     expect(() => resolveEngineOptions({ diversity: { sameNameLimit: '2' as unknown as number } })).toThrow(/engine\.diversity\.sameNameLimit/);
   });
+});
+
+describe('diversity in a real task answer', () => {
+  it('moves a repeated name after the window, and `explainSymbol` says what it lost', async () => {
+    const fixture = await indexedFixture();
+    try {
+      const task = 'add_url_rule registers the url rule of a view';
+      const plain = createEngine({ store: fixture.store, options: { diversity: { sameNameLimit: 0 }, cache: false } });
+      const diverse = createEngine({ store: fixture.store, options: { diversity: { sameNameLimit: 1, window: 5 }, cache: false } });
+      const before = (await plain.forTask(task, { budget: 100_000 })).ranked.map((s) => s.node);
+      const after = (await diverse.forTask(task, { budget: 100_000 })).ranked.map((s) => s.node);
+      const rules = (nodes: readonly { name: string }[]): number => nodes.slice(0, 5).filter((n) => n.name === 'add_url_rule').length;
+      // Without the limit the fixture's three add_url_rule methods are all among the first five.
+      expect(rules(before)).toBeGreaterThan(1);
+      expect(rules(after)).toBe(1);
+      expect(after.map((n) => n.id).sort()).toEqual(before.map((n) => n.id).sort());
+      const waited = after.slice(5).find((n) => n.name === 'add_url_rule')!;
+      const explanation = await diverse.explainSymbol(task, waited.qualifiedName.slice(waited.file.length + 1));
+      expect(explanation.components[DIVERSITY_COMPONENT]).toBeLessThan(0);
+      expect(explanation.rank).toBeGreaterThan(5);
+    } finally {
+      await fixture.cleanup();
+    }
+  }, 60_000);
 });
