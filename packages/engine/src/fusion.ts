@@ -1,6 +1,6 @@
 import type { GraphNode } from '@knowing/graph';
 import { symbolPath } from '@knowing/graph';
-import { countTermMatches } from '@knowing/keywords';
+import { termCounter } from '@knowing/keywords';
 import type { ChannelHit, ChannelName, FusedCandidate } from './types.js';
 
 /**
@@ -50,8 +50,9 @@ export function boostTermMatches(
   cap = 4,
 ): FusedCandidate[] {
   if (bonus <= 0 || terms.size === 0) return candidates.slice(0, limit);
+  const termMatches = termCounter(terms);
   return candidates
-    .map((candidate, order) => ({ candidate, order, score: candidate.score + bonus * Math.min(cap, countTermMatches(terms, symbolPath(candidate.node.qualifiedName, candidate.node.file))) }))
+    .map((candidate, order) => ({ candidate, order, score: candidate.score + bonus * Math.min(cap, termMatches(symbolPath(candidate.node.qualifiedName, candidate.node.file))) }))
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, limit)
     .map(({ candidate, score }) => ({ ...candidate, score }));

@@ -1,6 +1,6 @@
 import type { Adjacency, GraphEdge, GraphNode, GraphStore, LexicalField, NodeId, RankedSymbol } from '@knowing/graph';
 import { PROVENANCES, packageOf, symbolPath } from '@knowing/graph';
-import { allKeywords, countTermMatches, decodeFileHistory, FILE_HISTORY_COMMIT_NOTE, FILE_HISTORY_NOTE, relativeFileChurn, relativeFileHistory } from '@knowing/keywords';
+import { allKeywords, termCounter, decodeFileHistory, FILE_HISTORY_COMMIT_NOTE, FILE_HISTORY_NOTE, relativeFileChurn, relativeFileHistory } from '@knowing/keywords';
 import { lexicalQueryTerms } from '@knowing/keywords/lexical';
 import type { FileHistory, KeywordSet } from '@knowing/keywords';
 import type { CheckedRanker, RankContext, RankInput, SessionTracker } from '@knowing/rank';
@@ -377,6 +377,7 @@ async function buildRankInputs(
 
   const wrappers = await namespaceWrappers(ctx.store, nodes, state.namespaces);
   const text = textMatches(terms, nodes.filter((n) => !n.external && n.kind !== 'file'));
+  const countMatches = termCounter(terms);
   const inputs: RankInput[] = [];
   for (const node of nodes) {
     // Files and namespace wrappers are walked through, but an agent reads symbols: they have no code of their own.
@@ -389,7 +390,7 @@ async function buildRankInputs(
     const tally = feedback.get(node.id);
     const boost = sessionBoosts.get(node.id);
     const classes = classesByNode.get(node.id);
-    const termMatches = terms.size > 0 ? countTermMatches(terms, symbolPath(node.qualifiedName, node.file)) : 0;
+    const termMatches = terms.size > 0 ? countMatches(symbolPath(node.qualifiedName, node.file)) : 0;
     const tier = seed ? tiers.get(node.id) : undefined;
     const modified = fileTimes?.get(node.file);
     inputs.push({

@@ -24,7 +24,7 @@ export {
   DEFAULT_VOCAB_OPTIONS,
   DEFAULT_KEYWORD_CLUSTER_OPTIONS,
 } from './options.js';
-export { taskTerms, symbolTerms, countTermMatches, termCore, termMatcher } from './terms.js';
+export { taskTerms, symbolTerms, countTermMatches, termCounter, termCore, termMatcher } from './terms.js';
 export { foldWord, stemTerm } from './fold.js';
 export { buildFileHistory, fileHistoryScores, relativeFileHistory, relativeFileChurn, encodeFileHistory, decodeFileHistory, FILE_HISTORY_NOTE, FILE_HISTORY_COMMIT_NOTE } from './file-history.js';
 export type { CommitRecord, FileHistory, FileHistoryOptions } from './file-history.js';

@@ -89,7 +89,8 @@ export function symbolTerms(symbolPath: string): string[] {
 }
 
 /**
- * How many distinct task terms a symbol path names (read through {@link termMatcher}).
+ * How many distinct task terms a symbol path names (read through {@link termMatcher}). For many
+ * paths against one task, {@link termCounter} reads each word once for all of them.
  *
  * @example
  * ```ts
@@ -97,10 +98,26 @@ export function symbolTerms(symbolPath: string): string[] {
  * ```
  */
 export function countTermMatches(task: ReadonlySet<string>, symbolPath: string): number {
+  return termCounter(task)(symbolPath);
+}
+
+/**
+ * {@link countTermMatches} for one task and many symbol paths: the terms' cores are taken once,
+ * and a word the paths share (their file's directories, the project's vocabulary) is read once.
+ *
+ * @example
+ * ```ts
+ * const matches = termCounter(new Set(taskTerms(task)));
+ * const counts = candidates.map((c) => matches(symbolPath(c.qualifiedName, c.file)));
+ * ```
+ */
+export function termCounter(task: ReadonlySet<string>): (symbolPath: string) => number {
   const termsIn = termMatcher(task);
-  const matched = new Set<string>();
-  for (const word of symbolPath.split(SYMBOL_WORDS)) if (word) for (const term of termsIn(word)) matched.add(term);
-  return matched.size;
+  return (symbolPath) => {
+    const matched = new Set<string>();
+    for (const word of symbolPath.split(SYMBOL_WORDS)) if (word) for (const term of termsIn(word)) matched.add(term);
+    return matched.size;
+  };
 }
 
 const NONE: readonly string[] = [];

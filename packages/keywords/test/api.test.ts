@@ -23,6 +23,7 @@ describe('public API', () => {
         'taskTerms',
         'symbolTerms',
         'countTermMatches',
+        'termCounter',
         'termCore',
         'termMatcher',
         'stemTerm',

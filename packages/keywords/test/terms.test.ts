@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { countTermMatches, foldWord, stemTerm, symbolTerms, taskTerms, termCore, termMatcher } from '../src/index.js';
+import { countTermMatches, foldWord, stemTerm, symbolTerms, taskTerms, termCore, termCounter, termMatcher } from '../src/index.js';
 
 describe('stemTerm', () => {
   it('brings inflections of one word onto one stem', () => {
@@ -93,11 +93,17 @@ describe('countTermMatches against its definition', () => {
     const pick = (): string => words[(seed = (seed * 1103515245 + 12345) % 2147483648) % words.length]!;
     const separators = ['.', '::', '#', '/', ' '];
     let nonZero = 0;
+    let shared: { task: ReadonlySet<string>; count: (path: string) => number } | undefined;
     for (let i = 0; i < 3000; i++) {
       const task = new Set(taskTerms(Array.from({ length: 1 + (i % 7) }, pick).join(' ')));
       const path = Array.from({ length: 1 + (i % 4) }, (_, j) => `${j ? separators[(i + j) % separators.length] : ''}${pick()}`).join('');
       const expected = symbolTerms(path).filter((term) => task.has(term)).length;
       expect(countTermMatches(task, path), `${[...task].join(',')} ~ ${path}`).toBe(expected);
+      // One counter per task, read path after path as the engine reads candidates: its word
+      // cache must give every later path the count a fresh one would.
+      const counter = i % 7 === 0 ? (shared = { task, count: termCounter(task) }) : shared!;
+      if (counter.task === task) expect(counter.count(path)).toBe(expected);
+      else expect(counter.count(path)).toBe(symbolTerms(path).filter((term) => counter.task.has(term)).length);
       if (expected > 0) nonZero++;
     }
     expect(nonZero).toBeGreaterThan(100);
