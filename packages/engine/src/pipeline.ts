@@ -130,7 +130,7 @@ export async function runStages(ctx: PipelineContext, state: GraphState, seeding
   };
   const rankedByRanker = await ctx.ranker.rank(inputs, rankContext);
   // A task's words also name members of many types; files and PRs are answered around their own symbols.
-  const ranked = seeding.kind === 'task' ? diversifyRanking(rankedByRanker, options.diversity) : rankedByRanker;
+  const ranked = seeding.kind === 'task' ? diversifyRanking(rankedByRanker, options.diversity, namedBy(seeding.terms)) : rankedByRanker;
   timings.rank = lap();
 
   const trace: PipelineTrace = {
@@ -148,6 +148,13 @@ export async function runStages(ctx: PipelineContext, state: GraphState, seeding
     timings,
   };
   return { ranked, inputs, rankContext, walked, trace, seeding };
+}
+
+/** Whether a symbol's own name (not its owner's or its file's) holds a word of the task. */
+function namedBy(terms: ReadonlySet<string>): (symbol: RankedSymbol) => boolean {
+  if (terms.size === 0) return () => false;
+  const count = termCounter(terms);
+  return (symbol) => count(symbol.node.name) > 0;
 }
 
 /**

@@ -14,6 +14,9 @@ function ranking(...symbols: string[]): RankedSymbol[] {
   });
 }
 
+/** Only the name limit: members of listed types never wait. */
+const byName = (sameNameLimit: number, window: number) => ({ sameNameLimit, window, membersAfterOwner: window });
+
 const names = (ranked: readonly RankedSymbol[]): string[] => ranked.map((s) => `${s.node.file}:${s.node.qualifiedName.slice(s.node.file.length + 1)}`);
 
 describe('diversifyRanking', () => {
@@ -28,7 +31,7 @@ describe('diversifyRanking', () => {
   );
 
   it('keeps at most sameNameLimit symbols of one name, case-insensitively, in the window; the rest wait right after it', () => {
-    const out = diversifyRanking(ranked, { sameNameLimit: 2, window: 4 });
+    const out = diversifyRanking(ranked, byName(2, 4));
     expect(names(out)).toEqual([
       'src/ws.rs:Workspace',
       'src/args.rs:ArgMatches.workspace',
@@ -50,17 +53,17 @@ describe('diversifyRanking', () => {
   });
 
   it('changes nothing when the window holds no name too often, or when turned off', () => {
-    expect(diversifyRanking(ranked, { sameNameLimit: 4, window: 10 })).toBe(ranked);
-    expect(diversifyRanking(ranked, { sameNameLimit: 2, window: 2 })).toBe(ranked);
-    expect(diversifyRanking(ranked, { sameNameLimit: 0, window: 10 })).toBe(ranked);
-    expect(diversifyRanking(ranked, { sameNameLimit: 2, window: 0 })).toBe(ranked);
-    expect(diversifyRanking([], { sameNameLimit: 1, window: 10 })).toEqual([]);
+    expect(diversifyRanking(ranked, byName(4, 10))).toBe(ranked);
+    expect(diversifyRanking(ranked, byName(2, 2))).toBe(ranked);
+    expect(diversifyRanking(ranked, byName(0, 10))).toBe(ranked);
+    expect(diversifyRanking(ranked, byName(2, 0))).toBe(ranked);
+    expect(diversifyRanking([], byName(1, 10))).toEqual([]);
   });
 
   it('keeps every symbol once, whatever the limit and window', () => {
     for (let limit = 1; limit <= 3; limit++) {
       for (let window = 1; window <= ranked.length + 1; window++) {
-        const out = diversifyRanking(ranked, { sameNameLimit: limit, window });
+        const out = diversifyRanking(ranked, byName(limit, window));
         expect(new Set(out.map((s) => s.node.id)).size, `${limit}/${window}`).toBe(ranked.length);
         const head = out.slice(0, window).map((s) => s.node.name.toLowerCase());
         const inHead = (name: string): number => head.filter((n) => n === name).length;
@@ -72,9 +75,58 @@ describe('diversifyRanking', () => {
     }
   });
 
+  it('lets at most membersAfterOwner members of a listed type follow it in the window', () => {
+    const members = ranking(
+      'src/kube.cs:Kube',
+      'src/kube.cs:Kube.Kube',
+      'src/kube.cs:Kube.GetAsync',
+      'src/poll.cs:PollKube.Poll',
+      'src/poll.cs:PollKube',
+      'src/poll.cs:PollKube.PollKube',
+      'src/factory.cs:KubernetesProviderFactory',
+      'src/kube.cs:Kube.Dispose',
+    );
+    const one = diversifyRanking(members, { sameNameLimit: 0, window: 5, membersAfterOwner: 1 });
+    // Kube.GetAsync is Kube's second member after it and waits; PollKube.Poll came before its
+    // type, so it counts for nothing; PollKube.PollKube is PollKube's first member after it.
+    expect(names(one).slice(0, 5)).toEqual([
+      'src/kube.cs:Kube',
+      'src/kube.cs:Kube.Kube',
+      'src/poll.cs:PollKube.Poll',
+      'src/poll.cs:PollKube',
+      'src/poll.cs:PollKube.PollKube',
+    ]);
+    expect(names(one)[5]).toBe('src/kube.cs:Kube.GetAsync');
+    const none = diversifyRanking(members, { sameNameLimit: 0, window: 5, membersAfterOwner: 0 });
+    // With too few others to fill the window, the waiting members follow in their order.
+    expect(names(none)).toEqual([
+      'src/kube.cs:Kube',
+      'src/poll.cs:PollKube.Poll',
+      'src/poll.cs:PollKube',
+      'src/factory.cs:KubernetesProviderFactory',
+      'src/kube.cs:Kube.Kube',
+      'src/kube.cs:Kube.GetAsync',
+      'src/poll.cs:PollKube.PollKube',
+      'src/kube.cs:Kube.Dispose',
+    ]);
+    // A member the task names stays where the ranker put it, and still counts as the type's.
+    const named = diversifyRanking(members, { sameNameLimit: 0, window: 5, membersAfterOwner: 0 }, (s) => s.node.name === 'GetAsync');
+    expect(names(named).slice(0, 5)).toEqual([
+      'src/kube.cs:Kube',
+      'src/kube.cs:Kube.GetAsync',
+      'src/poll.cs:PollKube.Poll',
+      'src/poll.cs:PollKube',
+      'src/factory.cs:KubernetesProviderFactory',
+    ]);
+    // A top-level symbol has no owner, whatever its file holds.
+    expect(diversifyRanking(ranking('src/a.py:run', 'src/a.py:main'), { sameNameLimit: 0, window: 10, membersAfterOwner: 0 }).map((s) => s.node.name)).toEqual(['run', 'main']);
+    expect(diversifyRanking(members, { sameNameLimit: 0, window: 10, membersAfterOwner: 10 })).toBe(members);
+  });
+
   it('is an engine option with a checked shape, on by default', () => {
-    expect(DEFAULT_ENGINE_OPTIONS.diversity).toEqual({ sameNameLimit: 2, window: 10 });
-    expect(resolveEngineOptions({ diversity: { sameNameLimit: 1 } }).diversity).toEqual({ sameNameLimit: 1, window: 10 });
+    expect(DEFAULT_ENGINE_OPTIONS.diversity).toEqual({ sameNameLimit: 2, window: 10, membersAfterOwner: 0 });
+    expect(resolveEngineOptions({ diversity: { sameNameLimit: 1 } }).diversity).toEqual({ sameNameLimit: 1, window: 10, membersAfterOwner: 0 });
+    expect(() => resolveEngineOptions({ diversity: { membersAfterOwner: -1 / 0 } })).toThrow(/engine\.diversity\.membersAfterOwner/);
     expect(() => resolveEngineOptions({ diversity: { sameNameLimit: '2' as unknown as number } })).toThrow(/engine\.diversity\.sameNameLimit/);
   });
 });
@@ -84,8 +136,8 @@ describe('diversity in a real task answer', () => {
     const fixture = await indexedFixture();
     try {
       const task = 'add_url_rule registers the url rule of a view';
-      const plain = createEngine({ store: fixture.store, options: { diversity: { sameNameLimit: 0 }, cache: false } });
-      const diverse = createEngine({ store: fixture.store, options: { diversity: { sameNameLimit: 1, window: 5 }, cache: false } });
+      const plain = createEngine({ store: fixture.store, options: { diversity: { sameNameLimit: 0, membersAfterOwner: 10 }, cache: false } });
+      const diverse = createEngine({ store: fixture.store, options: { diversity: { sameNameLimit: 1, window: 5, membersAfterOwner: 5 }, cache: false } });
       const before = (await plain.forTask(task, { budget: 100_000 })).ranked.map((s) => s.node);
       const after = (await diverse.forTask(task, { budget: 100_000 })).ranked.map((s) => s.node);
       const rules = (nodes: readonly { name: string }[]): number => nodes.slice(0, 5).filter((n) => n.name === 'add_url_rule').length;
@@ -97,6 +149,28 @@ describe('diversity in a real task answer', () => {
       const explanation = await diverse.explainSymbol(task, waited.qualifiedName.slice(waited.file.length + 1));
       expect(explanation.components[DIVERSITY_COMPONENT]).toBeLessThan(0);
       expect(explanation.rank).toBeGreaterThan(5);
+    } finally {
+      await fixture.cleanup();
+    }
+  }, 60_000);
+
+  it('by default lists no member after its own type among the first ten unless the task names it', async () => {
+    const fixture = await indexedFixture();
+    try {
+      const task = 'the session interface opens and saves the signed cookie session';
+      const engineWith = (membersAfterOwner: number) => createEngine({ store: fixture.store, options: { diversity: { membersAfterOwner }, cache: false } });
+      const top = async (membersAfterOwner: number): Promise<string[]> =>
+        (await engineWith(membersAfterOwner).forTask(task, { budget: 100_000 })).ranked.slice(0, 10).map((s) => s.node.qualifiedName.replace('tinyweb/', ''));
+      const before = await top(10);
+      const after = await top(DEFAULT_ENGINE_OPTIONS.diversity.membersAfterOwner);
+      // App.wsgi_app matched only through words its type shares; it waits behind App.
+      expect(before.indexOf('app.py.App.wsgi_app')).toBeGreaterThan(before.indexOf('app.py.App'));
+      expect(after).toContain('app.py.App');
+      expect(after).not.toContain('app.py.App.wsgi_app');
+      // "opens", "saves" and "signed" name open_session, save_session and sign: they stay after their type.
+      for (const member of ['save_session', 'open_session', 'sign']) {
+        expect(after.indexOf(`sessions.py.SessionInterface.${member}`)).toBeGreaterThan(after.indexOf('sessions.py.SessionInterface'));
+      }
     } finally {
       await fixture.cleanup();
     }
