@@ -16,7 +16,9 @@ export interface DiversityOptions {
    * members (its code holds them, its location spans them); members that only share the words
    * its name or its file matched — every method of `Kube` for "harden the Kube provider" —
    * crowd out other places the change may touch, and wait as above. A member the task names
-   * (`Cart.total` for "the cart total") stays. `window` or more: no limit. @default 0
+   * (`Cart.total` for "the cart total") stays. `window` or more: no limit, the default: in a
+   * small answer a member the ranker rightly put second (`Shortener.shorten` for "return its
+   * short code") would leave it. @default 10
    */
   readonly membersAfterOwner: number;
 }

@@ -14,8 +14,7 @@ describe('channels', () => {
   afterAll(async () => fixture?.cleanup());
 
   it('the lexical channel finds a method by words only its body uses, and the ranking weighs it', async () => {
-    // Members of a listed type may follow it here: this is about the evidence, not the diversity.
-    const engine = createEngine({ store: fixture.store, options: { diversity: { membersAfterOwner: 10 } } });
+    const engine = createEngine({ store: fixture.store });
     const task = 'tampered payloads must fail the hmac digest comparison';
     const result = await engine.forTask(task, { trace: true });
     const lexical = result.trace!.channels['lexical']!;

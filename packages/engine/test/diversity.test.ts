@@ -123,9 +123,9 @@ describe('diversifyRanking', () => {
     expect(diversifyRanking(members, { sameNameLimit: 0, window: 10, membersAfterOwner: 10 })).toBe(members);
   });
 
-  it('is an engine option with a checked shape, on by default', () => {
-    expect(DEFAULT_ENGINE_OPTIONS.diversity).toEqual({ sameNameLimit: 2, window: 10, membersAfterOwner: 0 });
-    expect(resolveEngineOptions({ diversity: { sameNameLimit: 1 } }).diversity).toEqual({ sameNameLimit: 1, window: 10, membersAfterOwner: 0 });
+  it('is an engine option with a checked shape: names on by default, members of a listed type off', () => {
+    expect(DEFAULT_ENGINE_OPTIONS.diversity).toEqual({ sameNameLimit: 2, window: 10, membersAfterOwner: 10 });
+    expect(resolveEngineOptions({ diversity: { membersAfterOwner: 0 } }).diversity).toEqual({ sameNameLimit: 2, window: 10, membersAfterOwner: 0 });
     expect(() => resolveEngineOptions({ diversity: { membersAfterOwner: -1 / 0 } })).toThrow(/engine\.diversity\.membersAfterOwner/);
     expect(() => resolveEngineOptions({ diversity: { sameNameLimit: '2' as unknown as number } })).toThrow(/engine\.diversity\.sameNameLimit/);
   });
@@ -154,7 +154,7 @@ describe('diversity in a real task answer', () => {
     }
   }, 60_000);
 
-  it('by default lists no member after its own type among the first ten unless the task names it', async () => {
+  it('with membersAfterOwner 0 lists no member after its own type among the first ten unless the task names it', async () => {
     const fixture = await indexedFixture();
     try {
       const task = 'the session interface opens and saves the signed cookie session';
@@ -162,7 +162,9 @@ describe('diversity in a real task answer', () => {
       const top = async (membersAfterOwner: number): Promise<string[]> =>
         (await engineWith(membersAfterOwner).forTask(task, { budget: 100_000 })).ranked.slice(0, 10).map((s) => s.node.qualifiedName.replace('tinyweb/', ''));
       const before = await top(10);
-      const after = await top(DEFAULT_ENGINE_OPTIONS.diversity.membersAfterOwner);
+      const after = await top(0);
+      // Off by default.
+      expect(await top(DEFAULT_ENGINE_OPTIONS.diversity.membersAfterOwner)).toEqual(before);
       // App.wsgi_app matched only through words its type shares; it waits behind App.
       expect(before.indexOf('app.py.App.wsgi_app')).toBeGreaterThan(before.indexOf('app.py.App'));
       expect(after).toContain('app.py.App');
