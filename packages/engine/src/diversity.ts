@@ -16,9 +16,9 @@ export interface DiversityOptions {
    * members (its code holds them, its location spans them); members that only share the words
    * its name or its file matched — every method of `Kube` for "harden the Kube provider" —
    * crowd out other places the change may touch, and wait as above. A member the task names
-   * (`Cart.total` for "the cart total") stays. `window` or more: no limit, the default: in a
-   * small answer a member the ranker rightly put second (`Shortener.shorten` for "return its
-   * short code") would leave it. @default 10
+   * (`Cart.total` for "the cart total") stays. `window` or more (the default) turns it off: in a
+   * small answer it would push out a member the ranker rightly put near the top
+   * (`Shortener.shorten` for "return its short code"). @default 10
    */
   readonly membersAfterOwner: number;
 }
@@ -58,7 +58,9 @@ export function diversifyRanking(ranked: RankedSymbol[], options: DiversityOptio
     const symbol = ranked[next]!;
     const name = symbol.node.name.toLowerCase();
     const count = seen.get(name) ?? 0;
-    const owner = byOwner && !namedByTask(symbol) ? ownerOf(symbol) : undefined;
+    const declaredIn = byOwner ? ownerOf(symbol) : undefined;
+    // The type it is a member of, when that type is listed above it and the task does not name the member.
+    const owner = declaredIn !== undefined && listed.has(declaredIn) && !namedByTask(symbol) ? declaredIn : undefined;
     const members = owner === undefined ? undefined : listed.get(owner);
     if ((byName && count >= options.sameNameLimit) || (members !== undefined && members >= options.membersAfterOwner)) {
       waiting.push(symbol);

@@ -153,8 +153,9 @@ export async function runStages(ctx: PipelineContext, state: GraphState, seeding
 /** Whether a symbol's own name (not its owner's or its file's) holds a word of the task. */
 function namedBy(terms: ReadonlySet<string>): (symbol: RankedSymbol) => boolean {
   if (terms.size === 0) return () => false;
-  const count = termCounter(terms);
-  return (symbol) => count(symbol.node.name) > 0;
+  // Built on first use: the diversity step asks only when a member follows its listed type.
+  let count: ((path: string) => number) | undefined;
+  return (symbol) => (count ??= termCounter(terms))(symbol.node.name) > 0;
 }
 
 /**

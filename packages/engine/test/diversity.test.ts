@@ -109,7 +109,7 @@ describe('diversifyRanking', () => {
       'src/poll.cs:PollKube.PollKube',
       'src/kube.cs:Kube.Dispose',
     ]);
-    // A member the task names stays where the ranker put it, and still counts as the type's.
+    // A member the task names stays where the ranker put it, and takes none of the type's places.
     const named = diversifyRanking(members, { sameNameLimit: 0, window: 5, membersAfterOwner: 0 }, (s) => s.node.name === 'GetAsync');
     expect(names(named).slice(0, 5)).toEqual([
       'src/kube.cs:Kube',
