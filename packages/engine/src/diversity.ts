@@ -11,16 +11,24 @@ export interface DiversityOptions {
   /** How many of the first symbols are kept diverse. @default 10 */
   readonly window: number;
   /**
-   * Members of one type allowed among the first `window` symbols after the type itself, not
-   * counting members whose own name holds a word of the task. A listed type stands for its
-   * members (its code holds them, its location spans them); members that only share the words
-   * its name or its file matched — every method of `Kube` for "harden the Kube provider" —
-   * crowd out other places the change may touch, and wait as above. A member the task names
-   * (`Cart.total` for "the cart total") stays. `window` or more (the default) turns it off: in a
-   * small answer it would push out a member the ranker rightly put near the top
-   * (`Shortener.shorten` for "return its short code"). @default 10
+   * Members of one type allowed among the first `window` symbols right after the type itself.
+   * A listed type stands for its members (its code holds them, its location spans them), and a
+   * word of its name or its file matches every member of it: `Kube`, `Kube.Kube`,
+   * `Kube.GetAsync`, `Kube.Dispose` for "harden the Kube provider". The members beyond the
+   * limit wait, as far as `memberReturnShare` says, so other places the change may touch get
+   * those places. A member whose name the task spells out (`remove_note` for "remove a note from
+   * the notebook") neither waits nor counts. `window` or more turns it off. @default 0
    */
   readonly membersAfterOwner: number;
+  /**
+   * How far a member held back by `membersAfterOwner` waits: it comes back right before the
+   * first symbol scoring under this share of its own score. It gives way to code ranked nearly
+   * as high, never to code the ranker put far below it, so a small answer keeps the member a
+   * task is about when the ranker was sure of it (`Shortener.shorten` for "return its short
+   * code"). 0 keeps it until after the window whatever the scores, and so does a score of 0 or
+   * below; at 1 it gives way only to symbols of its own score. @default 0.5
+   */
+  readonly memberReturnShare?: number;
 }
 
 /** The score component recording how far a waiting symbol's score was lowered. */
@@ -28,50 +36,83 @@ export const DIVERSITY_COMPONENT = 'diversity';
 
 /**
  * The ranking with no name repeated more than `sameNameLimit` times among its first `window`
- * symbols, and no more than `membersAfterOwner` members of a type listed above them besides
- * those `namedByTask` says the task names (none, when left out). A task word that is also a
- * common member name (`workspace`, `resolve`, `close`) matches that member on every type that
- * has one, and a word of a type's name matches every member of it; those near-duplicates would
- * fill the top of the answer with one idea. The symbols that wait move to just after the window,
- * where they still come before everything ranked below them. Scores stay non-increasing: a
- * symbol that waits takes the score of the one before it (ties keep this order wherever symbols
- * are sorted by score with their position as the tie-break, as the packers do), and the amount
- * it lost is its `diversity` component. Nothing waits when the window holds nothing too often.
+ * symbols, and no more than `membersAfterOwner` members right after a type listed above them
+ * besides those whose name `spelledOut` says the task spells out (none, when left out).
+ * A task word that is also a common member name (`workspace`, `resolve`, `close`) matches that
+ * member on every type that has one, and a word of a type's name matches every member of it;
+ * those near-duplicates would fill the top of the answer with one idea. A repeated name waits
+ * until just after the window; a member waits until the first symbol scoring under
+ * `memberReturnShare` of its score (or after the window). Either way it still comes before
+ * everything ranked below it. Scores stay non-increasing: a symbol that waits takes the score of
+ * the one before it (ties keep this order wherever symbols are sorted by score with their
+ * position as the tie-break, as the packers do), and the amount it lost is its `diversity`
+ * component. Nothing moves when the window holds nothing too often.
  *
  * @example
  * ```ts
  * // workspace, Workspace, workspace, resolve, … → workspace, Workspace, resolve, …, workspace
- * const ranked = diversifyRanking(run.ranked, { sameNameLimit: 2, window: 10, membersAfterOwner: 0 });
+ * const ranked = diversifyRanking(run.ranked, { sameNameLimit: 2, window: 10, membersAfterOwner: 10 });
+ * // Invoice 0.9, Invoice.total 0.8, applyDiscount 0.7, InvoiceLine 0.3
+ * //   → Invoice, applyDiscount, Invoice.total, InvoiceLine (0.3 is under half of 0.8)
+ * diversifyRanking(ranked, { sameNameLimit: 2, window: 10, membersAfterOwner: 0, memberReturnShare: 0.5 });
  * ```
  */
-export function diversifyRanking(ranked: RankedSymbol[], options: DiversityOptions, namedByTask: (symbol: RankedSymbol) => boolean = () => false): RankedSymbol[] {
+export function diversifyRanking(ranked: RankedSymbol[], options: DiversityOptions, spelledOut: (symbol: RankedSymbol) => boolean = () => false): RankedSymbol[] {
   const byName = options.sameNameLimit > 0;
   const byOwner = options.membersAfterOwner < options.window;
   if ((!byName && !byOwner) || options.window <= 0) return ranked;
+  const share = options.memberReturnShare ?? 0;
   const seen = new Map<string, number>();
   /** Members taken so far after each listed type, by the type's qualified name. */
   const listed = new Map<string, number>();
   const head: RankedSymbol[] = [];
   const waiting: RankedSymbol[] = [];
-  let next = 0;
-  for (; next < ranked.length && head.length < options.window; next++) {
-    const symbol = ranked[next]!;
+  /** Held members that come back before the first symbol scoring under this. */
+  const returnBelow = new Map<RankedSymbol, number>();
+  const place = (symbol: RankedSymbol): void => {
     const name = symbol.node.name.toLowerCase();
-    const count = seen.get(name) ?? 0;
-    const declaredIn = byOwner ? ownerOf(symbol) : undefined;
-    // The type it is a member of, when that type is listed above it and the task does not name the member.
-    const owner = declaredIn !== undefined && listed.has(declaredIn) && !namedByTask(symbol) ? declaredIn : undefined;
-    const members = owner === undefined ? undefined : listed.get(owner);
-    if ((byName && count >= options.sameNameLimit) || (members !== undefined && members >= options.membersAfterOwner)) {
-      waiting.push(symbol);
-      continue;
-    }
-    seen.set(name, count + 1);
-    if (owner !== undefined && members !== undefined) listed.set(owner, members + 1);
+    seen.set(name, (seen.get(name) ?? 0) + 1);
     if (byOwner && !listed.has(symbol.node.qualifiedName)) listed.set(symbol.node.qualifiedName, 0);
     head.push(symbol);
+  };
+  let held = false;
+  let next = 0;
+  while (next < ranked.length && head.length < options.window) {
+    const symbol = ranked[next]!;
+    // Held in rank order, so the first member still waiting to come back has the highest bar.
+    const back = returnBelow.size === 0 ? -1 : waiting.findIndex((waiter) => returnBelow.has(waiter));
+    if (back >= 0 && symbol.score < returnBelow.get(waiting[back]!)!) {
+      const member = waiting[back]!;
+      returnBelow.delete(member);
+      // Its name may have filled up meanwhile; then it waits for the window's end like any repeat.
+      if (!(byName && (seen.get(member.node.name.toLowerCase()) ?? 0) >= options.sameNameLimit)) {
+        waiting.splice(back, 1);
+        place(member);
+      }
+      continue;
+    }
+    next++;
+    const count = seen.get(symbol.node.name.toLowerCase()) ?? 0;
+    if (byName && count >= options.sameNameLimit) {
+      waiting.push(symbol);
+      held = true;
+      continue;
+    }
+    const declaredIn = byOwner ? ownerOf(symbol) : undefined;
+    // How many members of the type it belongs to came right after that type, when it is listed.
+    const members = declaredIn === undefined ? undefined : listed.get(declaredIn);
+    if (declaredIn !== undefined && members !== undefined && !spelledOut(symbol)) {
+      if (members >= options.membersAfterOwner) {
+        waiting.push(symbol);
+        held = true;
+        if (share > 0 && symbol.score > 0) returnBelow.set(symbol, share * symbol.score);
+        continue;
+      }
+      listed.set(declaredIn, members + 1);
+    }
+    place(symbol);
   }
-  if (waiting.length === 0) return ranked;
+  if (!held) return ranked;
   const order = [...head, ...waiting, ...ranked.slice(next)];
   const out: RankedSymbol[] = [];
   let previous = Number.POSITIVE_INFINITY;

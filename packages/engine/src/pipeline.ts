@@ -1,6 +1,6 @@
 import type { Adjacency, GraphEdge, GraphNode, GraphStore, LexicalField, NodeId, RankedSymbol } from '@knowing/graph';
 import { PROVENANCES, packageOf, symbolPath } from '@knowing/graph';
-import { allKeywords, termCounter, decodeFileHistory, FILE_HISTORY_COMMIT_NOTE, FILE_HISTORY_NOTE, relativeFileChurn, relativeFileHistory } from '@knowing/keywords';
+import { allKeywords, taskTerms, termCounter, decodeFileHistory, FILE_HISTORY_COMMIT_NOTE, FILE_HISTORY_NOTE, relativeFileChurn, relativeFileHistory } from '@knowing/keywords';
 import { lexicalQueryTerms } from '@knowing/keywords/lexical';
 import type { FileHistory, KeywordSet } from '@knowing/keywords';
 import type { CheckedRanker, RankContext, RankInput, SessionTracker } from '@knowing/rank';
@@ -130,7 +130,7 @@ export async function runStages(ctx: PipelineContext, state: GraphState, seeding
   };
   const rankedByRanker = await ctx.ranker.rank(inputs, rankContext);
   // A task's words also name members of many types; files and PRs are answered around their own symbols.
-  const ranked = seeding.kind === 'task' ? diversifyRanking(rankedByRanker, options.diversity, namedBy(seeding.terms)) : rankedByRanker;
+  const ranked = seeding.kind === 'task' ? diversifyRanking(rankedByRanker, options.diversity, spelledOutBy(seeding.terms)) : rankedByRanker;
   timings.rank = lap();
 
   const trace: PipelineTrace = {
@@ -150,12 +150,17 @@ export async function runStages(ctx: PipelineContext, state: GraphState, seeding
   return { ranked, inputs, rankContext, walked, trace, seeding };
 }
 
-/** Whether a symbol's own name (not its owner's or its file's) holds a word of the task. */
-function namedBy(terms: ReadonlySet<string>): (symbol: RankedSymbol) => boolean {
+/**
+ * Whether the task spells out a symbol's own name: it has terms, and the task holds every one
+ * (`remove_note` in "remove a note from the notebook", not `isRedeemable` in "reject expired
+ * codes"). Each name is read on first use: the diversity step asks only about members.
+ */
+function spelledOutBy(terms: ReadonlySet<string>): (symbol: RankedSymbol) => boolean {
   if (terms.size === 0) return () => false;
-  // Built on first use: the diversity step asks only when a member follows its listed type.
-  let count: ((path: string) => number) | undefined;
-  return (symbol) => (count ??= termCounter(terms))(symbol.node.name) > 0;
+  return (symbol) => {
+    const own = taskTerms(symbol.node.name);
+    return own.length > 0 && own.every((term) => terms.has(term));
+  };
 }
 
 /**

@@ -109,9 +109,9 @@ describe('diversifyRanking', () => {
       'src/poll.cs:PollKube.PollKube',
       'src/kube.cs:Kube.Dispose',
     ]);
-    // A member the task names stays where the ranker put it, and takes none of the type's places.
-    const named = diversifyRanking(members, { sameNameLimit: 0, window: 5, membersAfterOwner: 0 }, (s) => s.node.name === 'GetAsync');
-    expect(names(named).slice(0, 5)).toEqual([
+    // A member the task spells out stays where the ranker put it, and takes none of the type's places.
+    const spelled = diversifyRanking(members, { sameNameLimit: 0, window: 5, membersAfterOwner: 0 }, (s) => s.node.name === 'GetAsync');
+    expect(names(spelled).slice(0, 5)).toEqual([
       'src/kube.cs:Kube',
       'src/kube.cs:Kube.GetAsync',
       'src/poll.cs:PollKube.Poll',
@@ -123,9 +123,53 @@ describe('diversifyRanking', () => {
     expect(diversifyRanking(members, { sameNameLimit: 0, window: 10, membersAfterOwner: 10 })).toBe(members);
   });
 
-  it('is an engine option with a checked shape: names on by default, members of a listed type off', () => {
-    expect(DEFAULT_ENGINE_OPTIONS.diversity).toEqual({ sameNameLimit: 2, window: 10, membersAfterOwner: 10 });
-    expect(resolveEngineOptions({ diversity: { membersAfterOwner: 0 } }).diversity).toEqual({ sameNameLimit: 2, window: 10, membersAfterOwner: 0 });
+  it('with memberReturnShare brings a held member back before the first symbol scoring under that share of its score', () => {
+    const scored = (entries: readonly (readonly [string, number])[]): RankedSymbol[] =>
+      entries.map(([symbol, score]) => {
+        const [file, name] = symbol.split(':') as [string, string];
+        return { node: fixtureNode(file, name), score, distance: 0, rwr: 1, components: { relevance: score } };
+      });
+    const members = scored([
+      ['src/codes.ts:DiscountCode', 0.9],
+      ['src/codes.ts:DiscountCode.isRedeemable', 0.8],
+      ['src/apply.ts:applyDiscountCode', 0.7],
+      ['src/invoice.ts:Invoice', 0.6],
+      ['src/invoice.ts:Invoice.total', 0.3],
+      ['src/lines.ts:InvoiceLine', 0.25],
+      ['src/refund.ts:refundInvoice', 0.14],
+      ['src/status.ts:InvoiceStatus', 0.1],
+    ]);
+    const options = { sameNameLimit: 0, window: 6, membersAfterOwner: 0 };
+    // Half of 0.8 is 0.4: isRedeemable gives way to the two symbols scoring 0.7 and 0.6, not to
+    // InvoiceLine's 0.25; Invoice.total (half is 0.15) gives way to InvoiceLine and comes back
+    // before refundInvoice's 0.14.
+    const half = diversifyRanking(members, { ...options, memberReturnShare: 0.5 });
+    expect(names(half)).toEqual([
+      'src/codes.ts:DiscountCode',
+      'src/apply.ts:applyDiscountCode',
+      'src/invoice.ts:Invoice',
+      'src/codes.ts:DiscountCode.isRedeemable',
+      'src/lines.ts:InvoiceLine',
+      'src/invoice.ts:Invoice.total',
+      'src/refund.ts:refundInvoice',
+      'src/status.ts:InvoiceStatus',
+    ]);
+    expect(half.map((s) => s.score)).toEqual([0.9, 0.7, 0.6, 0.6, 0.25, 0.25, 0.14, 0.1]);
+    expect(half[3]!.components[DIVERSITY_COMPONENT]).toBeCloseTo(-0.2);
+    // Without a share (0, the default) both wait until after the window, whatever the scores.
+    expect(names(diversifyRanking(members, options)).slice(5, 8)).toEqual([
+      'src/status.ts:InvoiceStatus',
+      'src/codes.ts:DiscountCode.isRedeemable',
+      'src/invoice.ts:Invoice.total',
+    ]);
+    // A share of 1 gives way to nothing ranked below: the ranking is unchanged.
+    expect(names(diversifyRanking(members, { ...options, memberReturnShare: 1 }))).toEqual(names(members));
+  });
+
+  it('is an engine option with a checked shape', () => {
+    expect(DEFAULT_ENGINE_OPTIONS.diversity).toEqual({ sameNameLimit: 2, window: 10, membersAfterOwner: 0, memberReturnShare: 0.5 });
+    expect(resolveEngineOptions({ diversity: { membersAfterOwner: 10 } }).diversity).toEqual({ sameNameLimit: 2, window: 10, membersAfterOwner: 10, memberReturnShare: 0.5 });
+    expect(() => resolveEngineOptions({ diversity: { memberReturnShare: Number.NaN } })).toThrow(/engine\.diversity\.memberReturnShare/);
     expect(() => resolveEngineOptions({ diversity: { membersAfterOwner: -1 / 0 } })).toThrow(/engine\.diversity\.membersAfterOwner/);
     expect(() => resolveEngineOptions({ diversity: { sameNameLimit: '2' as unknown as number } })).toThrow(/engine\.diversity\.sameNameLimit/);
   });
@@ -154,25 +198,42 @@ describe('diversity in a real task answer', () => {
     }
   }, 60_000);
 
-  it('with membersAfterOwner 0 lists no member after its own type among the first ten unless the task names it', async () => {
+  it('lets members of a listed type give way to code ranked nearly as high, and only that, by default', async () => {
     const fixture = await indexedFixture();
     try {
-      const task = 'the session interface opens and saves the signed cookie session';
-      const engineWith = (membersAfterOwner: number) => createEngine({ store: fixture.store, options: { diversity: { membersAfterOwner }, cache: false } });
-      const top = async (membersAfterOwner: number): Promise<string[]> =>
-        (await engineWith(membersAfterOwner).forTask(task, { budget: 100_000 })).ranked.slice(0, 10).map((s) => s.node.qualifiedName.replace('tinyweb/', ''));
-      const before = await top(10);
-      const after = await top(0);
-      // Off by default.
-      expect(await top(DEFAULT_ENGINE_OPTIONS.diversity.membersAfterOwner)).toEqual(before);
-      // App.wsgi_app matched only through words its type shares; it waits behind App.
-      expect(before.indexOf('app.py.App.wsgi_app')).toBeGreaterThan(before.indexOf('app.py.App'));
-      expect(after).toContain('app.py.App');
-      expect(after).not.toContain('app.py.App.wsgi_app');
-      // "opens", "saves" and "signed" name open_session, save_session and sign: they stay after their type.
-      for (const member of ['save_session', 'open_session', 'sign']) {
-        expect(after.indexOf(`sessions.py.SessionInterface.${member}`)).toBeGreaterThan(after.indexOf('sessions.py.SessionInterface'));
+      const answerTo = async (task: string, diversity: Record<string, number>) =>
+        (await createEngine({ store: fixture.store, options: { diversity, cache: false } }).forTask(task, { budget: 100_000 })).ranked.map((s) => ({
+          name: s.node.qualifiedName.replace('tinyweb/', ''),
+          score: s.score,
+        }));
+      const answer = (diversity: Record<string, number>) => answerTo('cookie session interface', diversity);
+      const before = await answer({ membersAfterOwner: 10 });
+      const after = await answer({});
+      const waitingToTheEnd = await answer({ membersAfterOwner: 0, memberReturnShare: 0 });
+      const top = (ranked: readonly { name: string }[]): string[] => ranked.slice(0, 10).map((s) => s.name);
+      const members = ['save_session', 'open_session', 'sign'].map((m) => `sessions.py.SessionInterface.${m}`);
+      // The ranker put the three members among the first seven, two right after their type.
+      expect(top(before).slice(0, 7)).toEqual(expect.arrayContaining(members));
+      // Waiting to the window's end, they leave the first ten to code scored a tenth as high.
+      for (const member of members) expect(top(waitingToTheEnd)).not.toContain(member);
+      // By default they come back before the first symbol under half their score: still in the
+      // first ten, after the type and the code ranked nearly as high as they were.
+      expect(await answer({ membersAfterOwner: 0, memberReturnShare: 0.5 })).toEqual(after);
+      const scoreBefore = new Map(before.map((s) => [s.name, s.score]));
+      for (const member of members) {
+        const at = top(after).indexOf(member);
+        expect(at, member).toBeGreaterThan(top(after).indexOf('sessions.py.SessionInterface'));
+        expect(at, member).toBeGreaterThan(top(after).indexOf('sessions.py.SecureCookieSession'));
+        for (const ahead of after.slice(0, at)) {
+          if (before.findIndex((s) => s.name === ahead.name) > before.findIndex((s) => s.name === member)) {
+            expect(scoreBefore.get(ahead.name)!, `${ahead.name} before ${member}`).toBeGreaterThanOrEqual(0.5 * scoreBefore.get(member)!);
+          }
+        }
       }
+      // A task that spells out a member's name ("opens", "saves", "signed") keeps it where the
+      // ranker put it, even when the others wait to the window's end.
+      const spelledOut = top(await answerTo('the session interface opens and saves the signed cookie session', { membersAfterOwner: 0, memberReturnShare: 0 }));
+      for (const member of members) expect(spelledOut).toContain(member);
     } finally {
       await fixture.cleanup();
     }
