@@ -153,7 +153,7 @@ export async function runStages(ctx: PipelineContext, state: GraphState, seeding
 /**
  * Whether the task spells out a symbol's own name: it has terms, and the task holds every one
  * (`remove_note` in "remove a note from the notebook", not `isRedeemable` in "reject expired
- * codes"). Each name is read on first use: the diversity step asks only about members.
+ * codes"). Asked only about members that follow their listed type, so few names are read.
  */
 function spelledOutBy(terms: ReadonlySet<string>): (symbol: RankedSymbol) => boolean {
   if (terms.size === 0) return () => false;
