@@ -67,7 +67,7 @@ export function diversifyRanking(ranked: RankedSymbol[], options: DiversityOptio
   const listed = new Map<string, number>();
   const head: RankedSymbol[] = [];
   const waiting: RankedSymbol[] = [];
-  /** Held members that come back before the first symbol scoring under this. */
+  /** Held members, in rank order, and the score under which each comes back. */
   const returnBelow = new Map<RankedSymbol, number>();
   const place = (symbol: RankedSymbol): void => {
     const name = symbol.node.name.toLowerCase();
@@ -79,14 +79,14 @@ export function diversifyRanking(ranked: RankedSymbol[], options: DiversityOptio
   let next = 0;
   while (next < ranked.length && head.length < options.window) {
     const symbol = ranked[next]!;
-    // Held in rank order, so the first member still waiting to come back has the highest bar.
-    const back = returnBelow.size === 0 ? -1 : waiting.findIndex((waiter) => returnBelow.has(waiter));
-    if (back >= 0 && symbol.score < returnBelow.get(waiting[back]!)!) {
-      const member = waiting[back]!;
+    // Held in rank order, so the first one still held has the highest bar.
+    const [first] = returnBelow;
+    if (first !== undefined && symbol.score < first[1]) {
+      const member = first[0];
       returnBelow.delete(member);
       // Its name may have filled up meanwhile; then it waits for the window's end like any repeat.
       if (!(byName && (seen.get(member.node.name.toLowerCase()) ?? 0) >= options.sameNameLimit)) {
-        waiting.splice(back, 1);
+        waiting.splice(waiting.indexOf(member), 1);
         place(member);
       }
       continue;

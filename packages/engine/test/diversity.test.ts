@@ -156,7 +156,7 @@ describe('diversifyRanking', () => {
     ]);
     expect(half.map((s) => s.score)).toEqual([0.9, 0.7, 0.6, 0.6, 0.25, 0.25, 0.14, 0.1]);
     expect(half[3]!.components[DIVERSITY_COMPONENT]).toBeCloseTo(-0.2);
-    // Without a share (0, the default) both wait until after the window, whatever the scores.
+    // With no share given (0 here; the engine passes its 0.5) both wait until after the window, whatever the scores.
     expect(names(diversifyRanking(members, options)).slice(5, 8)).toEqual([
       'src/status.ts:InvoiceStatus',
       'src/codes.ts:DiscountCode.isRedeemable',
