@@ -29,8 +29,9 @@ function buildCommonJs(name: string, source: string, options: Pick<Options, 'shi
 }
 
 /**
- * `knowing context` runs from one CommonJS file, dist/cli.cjs, which bin.cjs compiles with a V8
- * code cache (compile-cache.ts): Node 20 keeps no compiled code of ES modules between runs.
+ * `knowing context` and `knowing index` run from one CommonJS file, dist/cli.cjs, which bin.cjs
+ * compiles with a V8 code cache per command (compile-cache.ts): Node 20 keeps no compiled code
+ * of ES modules between runs.
  * Its `import(` calls become the loader's importer (V8 drops import() from cached scripts) and
  * its last line names its hash, which keys the cache.
  */
@@ -53,7 +54,7 @@ async function buildCachedBundle(): Promise<void> {
 
 /**
  * The `knowing` command itself, dist/bin.cjs: CommonJS, so that a start pays for no ES module
- * loader before `context` answers from the bundle, with what it needs
+ * loader before `context` or `index` runs from the bundle, with what it needs
  * before a command (arguments, the watcher's client, the code cache) inlined. Every other
  * command imports the ES build's dist/run.js. No shims: bin.ts uses __dirname, not import.meta.
  */

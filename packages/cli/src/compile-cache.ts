@@ -25,6 +25,12 @@ export interface BundleOptions {
   readonly file: string;
   /** Where code caches are kept (created when first written); undefined: compile without one. */
   readonly cacheDir: string | undefined;
+  /**
+   * What the run is for, a command's name: each keeps a cache of its own. A cache holds the
+   * functions the run that wrote it compiled, and is never rewritten once it loads, so a cache
+   * shared by `index` and `context` would serve only whichever ran first.
+   */
+  readonly purpose?: string;
   /** What the bundle's `import(specifier)` does; resolves as the bundle's own directory would. */
   readonly importer: (specifier: string) => Promise<unknown>;
   /**
@@ -63,7 +69,8 @@ export function loadBundle<T>(options: BundleOptions): LoadedBundle<T> {
   if (!/^[0-9a-f]{16,}$/.test(hash)) throw new Error(`${options.file} has no bundle hash: it was not written by this package's build`);
   const flags = options.runtimeFlags ?? [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/).filter(Boolean)];
   const flagged = flags.length === 0 ? '' : `-flags-${fnv1a(flags.join('\0')).toString(16).padStart(8, '0')}`;
-  const cacheFile = options.cacheDir === undefined ? undefined : join(options.cacheDir, `${hash}-${process.version}-${process.arch}${flagged}.v8cache`);
+  const purpose = options.purpose === undefined ? '' : `-${options.purpose.replace(/[^a-z0-9]/gi, '_')}`;
+  const cacheFile = options.cacheDir === undefined ? undefined : join(options.cacheDir, `${hash}${purpose}-${process.version}-${process.arch}${flagged}.v8cache`);
   let cachedData: Buffer | undefined;
   if (cacheFile) {
     try {

@@ -520,7 +520,7 @@ describe('the code cache of context', () => {
     const args = ['context', '--task', TASK, '--no-refresh'];
     const first = await knowing(args, { cwd: repo, env: { XDG_CACHE_HOME: cache } });
     expect(first.code).toBe(0);
-    expect(readdirSync(join(cache, 'knowing', 'compile-cache'))).toEqual([expect.stringMatching(new RegExp(`^[0-9a-f]{32}-${process.version}-${process.arch}\\.v8cache$`))]);
+    expect(readdirSync(join(cache, 'knowing', 'compile-cache'))).toEqual([expect.stringMatching(new RegExp(`^[0-9a-f]{32}-context-${process.version}-${process.arch}\\.v8cache$`))]);
     const second = await knowing(args, { cwd: repo, env: { XDG_CACHE_HOME: cache } });
     expect(second.code).toBe(0);
     expect(second.stdout).toBe(first.stdout);
@@ -538,6 +538,25 @@ describe('the code cache of context', () => {
     const answered = await knowing(['context', '--task', TASK, '--no-refresh'], { cwd: repo, env: { XDG_CACHE_HOME: cache } });
     expect(answered.code).toBe(0);
     expect(dir()).toHaveLength(1);
+  });
+
+  it('index runs from the bundle too, with a cache of its own beside the context\'s, and indexes the same from it', async () => {
+    const cache = emptyDir('knowing-cli-cache-');
+    const dir = (): string[] => readdirSync(join(cache, 'knowing', 'compile-cache')).sort();
+    const counts = (stdout: string) => {
+      const summary = JSON.parse(stdout) as { nodes: number; edges: number; files: { parsed: number } };
+      return [summary.nodes, summary.edges, summary.files.parsed];
+    };
+    const first = await knowing(['index', '--full', '--json'], { cwd: repo, env: { XDG_CACHE_HOME: cache } });
+    expect(first.code, first.stderr).toBe(0);
+    expect(dir()).toEqual([expect.stringMatching(new RegExp(`^[0-9a-f]{32}-index-${process.version}-${process.arch}\\.v8cache$`))]);
+    const context = await knowing(['context', '--task', TASK, '--no-refresh'], { cwd: repo, env: { XDG_CACHE_HOME: cache } });
+    expect(context.code).toBe(0);
+    expect(dir().map((name) => name.split('-')[1])).toEqual(['context', 'index']);
+    const cached = await knowing(['index', '--full', '--json'], { cwd: repo, env: { XDG_CACHE_HOME: cache } });
+    expect(cached.code, cached.stderr).toBe(0);
+    expect(counts(cached.stdout)).toEqual(counts(first.stdout));
+    expect(counts(first.stdout)[0]).toBeGreaterThan(0);
   });
 
   it('a cache directory that cannot be made only costs the compile: the answer is the same', async () => {
@@ -561,15 +580,17 @@ describe('the code cache of context', () => {
 
 describe('start-up loads only what the command needs', () => {
   it('--version, --help, a command\'s help and a usage error load no package but the CLI', async () => {
-    for (const args of [['--version'], ['--help'], ['help', 'index'], ['context', '--help'], ['index', '--bogus']]) {
+    for (const args of [['--version'], ['--help'], ['help', 'index'], ['context', '--help'], ['index', '--help'], ['stats', '--bogus']]) {
       const { packages, result } = await packagesLoaded(args, { cwd: repo });
       expect(result.code, args.join(' ')).toBe(args.includes('--bogus') ? 2 : 0);
       expect([...packages], args.join(' ')).toEqual(['knowing']);
     }
-    // A context command is answered by the CLI's one bundle (compile-cache.ts): a usage error loads that file alone.
-    const { files, result } = await packagesLoaded(['context', '--bogus'], { cwd: repo });
-    expect(result.code).toBe(2);
-    expect(files.filter((file) => !/[\\/]packages[\\/]cli[\\/]dist[\\/]/.test(file))).toEqual([]);
+    // A context or index command is run by the CLI's one bundle (compile-cache.ts): a usage error loads that file alone.
+    for (const command of ['context', 'index']) {
+      const { files, result } = await packagesLoaded([command, '--bogus'], { cwd: repo });
+      expect(result.code, command).toBe(2);
+      expect(files.filter((file) => !/[\\/]packages[\\/]cli[\\/]dist[\\/]/.test(file)), command).toEqual([]);
+    }
   });
 
   it('context loads the store, the engine, the formats and the repository-model reader, but not the indexer\'s parsers', async () => {

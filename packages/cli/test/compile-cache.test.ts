@@ -81,6 +81,24 @@ describe('loadBundle', () => {
     expect(loadBundle<Exports>({ file: writeBundle('flags', 3, hash), cacheDir, importer, runtimeFlags: ['--max-old-space-size=2048'] }).fromCache).toBe(false);
   });
 
+  it('keeps one cache per purpose: the first run of one command leaves the other its own to write', () => {
+    const cacheDir = join(scratch, 'purposes');
+    const hash = '7'.repeat(32);
+    const load = (purpose: string) => loadBundle<Exports>({ runtimeFlags: [], file: writeBundle('purposes', 5, hash), cacheDir, importer, purpose });
+    load('index').saveCache();
+    expect(caches(cacheDir)).toEqual([`${hash}-index-${process.version}-${process.arch}.v8cache`]);
+    const context = load('context');
+    // The index's cache is not the context's: it still compiles, and writes its own.
+    expect(context.fromCache).toBe(false);
+    context.saveCache();
+    expect(caches(cacheDir).sort()).toEqual([`${hash}-context-${process.version}-${process.arch}.v8cache`, `${hash}-index-${process.version}-${process.arch}.v8cache`]);
+    expect(load('context').fromCache).toBe(true);
+    expect(load('index').fromCache).toBe(true);
+    // A purpose is a file name part, never a path.
+    load('../up').saveCache();
+    expect(caches(cacheDir)).toContain(`${hash}-___up-${process.version}-${process.arch}.v8cache`);
+  });
+
   it('runs from source when the cache is garbage, and replaces it', () => {
     const cacheDir = join(scratch, 'garbage');
     const file = writeBundle('garbage', 7, 'd'.repeat(32));

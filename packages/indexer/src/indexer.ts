@@ -12,6 +12,7 @@ import type { FileRecord, FileWrite, GraphEdge, GraphNode, GraphStore, LexicalDo
 import { DamagedTablesError, decodeExtraction, peekContentHash } from './codec.js';
 import { deriveCoTested, deriveHierarchy, derivedOwners } from './derive.js';
 import { DEFAULT_SKIP_DIRECTORIES, discoverFiles, revisitFiles } from './discover.js';
+import { withLoopHeld } from './held-loop.js';
 import type { DiscoveredFile, Discovery, KnownFileState, SkipReason } from './discover.js';
 import { emptyExtraction, moduleVersion } from './extract.js';
 import type { ExtractResult, ExtractTask } from './extract.js';
@@ -139,7 +140,11 @@ function countEdges(edges: readonly GraphEdge[]): Record<string, number> {
  * console.log(summary.files.parsed, summary.nodes, summary.edgesByType.calls);
  * ```
  */
-export async function indexRepository(options: IndexOptions): Promise<IndexSummary> {
+export function indexRepository(options: IndexOptions): Promise<IndexSummary> {
+  return withLoopHeld(() => runIndex(options));
+}
+
+async function runIndex(options: IndexOptions): Promise<IndexSummary> {
   const run = await startRun(options);
   const scan = await discoverAndParse(run);
   let resolution: Resolution;
