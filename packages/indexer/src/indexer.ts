@@ -25,6 +25,7 @@ import type { LexicalResult, LexicalTask } from './lexical-task.js';
 import type { FileExtraction, LanguageModule } from './languages/types.js';
 import { createWorkerPool } from './pool.js';
 import { parseAll, WORKER_DEPTH } from './parse-all.js';
+import { preloadGrammars } from './parser.js';
 import type { ParseOutcome, ParserPool } from './parse-all.js';
 import { externalNode, Project } from './resolve.js';
 import type { FileOutput, OwnerOutput } from './resolve.js';
@@ -259,7 +260,10 @@ type Scan = Awaited<ReturnType<typeof discoverAndParse>>;
  */
 async function discoverAndParse(run: Run) {
   const workerThreads = parserThreads(run.settings.workers) - 1;
-  const early = (run.full || !run.state) && workerThreads > 0 ? run.startPool(workerThreads) : undefined;
+  const parsesAll = run.full || !run.state;
+  // Every file will be parsed: the runtime compiles while the walk runs.
+  if (parsesAll) preloadGrammars([]);
+  const early = parsesAll && workerThreads > 0 ? run.startPool(workerThreads) : undefined;
   let kept = false;
   try {
     const found = await discover(run);
@@ -311,6 +315,8 @@ async function parseChanged(run: Run, discovery: Discovery, early: ParserPool | 
   for (const file of Object.keys(state?.files ?? {})) if (!present.has(file)) deleted.add(file);
   const added = entries.some((e) => !state?.files[e.file.path]);
 
+  // Their grammars load while the notes of the others are read.
+  preloadGrammars(new Set(entries.filter((entry) => entry.changed || full).map((entry) => entry.module.grammarFor(entry.file.path))));
   // Changed files need their full extraction: from a note written for this content (a run
   // killed after parsing), else by parsing.
   const toParse: Entry[] = [];

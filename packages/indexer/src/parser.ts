@@ -44,6 +44,23 @@ export async function loadGrammar(name: GrammarName): Promise<Language> {
 }
 
 /**
+ * Start loading, in the background, what a parse in this thread will need: the WASM runtime,
+ * and the grammars named. Most of it compiles off the thread, so a caller that starts it
+ * before other work (the file walk, reading cached results) has it ready or nearly so when
+ * the first file is parsed. A failure is left for {@link loadGrammar} to report.
+ *
+ * @example
+ * ```ts
+ * preloadGrammars(['python']); // then walk the tree
+ * ```
+ */
+export function preloadGrammars(names: Iterable<GrammarName>): void {
+  initialised ??= startRuntime();
+  initialised.catch(() => {});
+  for (const name of names) loadGrammar(name).catch(() => {});
+}
+
+/**
  * A parser bound to one grammar; reuse it for many files of that language.
  *
  * @example
