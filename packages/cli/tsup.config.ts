@@ -9,6 +9,8 @@ import { BUNDLE_HASH_PREFIX, BUNDLE_IMPORT } from './src/compile-cache.js';
 
 // The packages a query loads, bundled into the CLI (see below).
 const QUERY_PACKAGES = [/^@knowing\/(graph|pack|wire|store-sqlite|keywords|equivalence|walk|rank|engine|history)(\/|$)/];
+// The indexer, bundled into dist/cli.cjs only: the ES build keeps importing its package.
+const INDEXER = /^@knowing\/indexer(\/|$)/;
 
 /** One CommonJS file in dist/, `<name>.cjs`, from one source file and what it imports. */
 function buildCommonJs(name: string, source: string, options: Pick<Options, 'shims' | 'noExternal' | 'esbuildOptions'> = {}): Promise<void> {
@@ -40,7 +42,10 @@ async function buildCachedBundle(): Promise<void> {
     shims: true,
     // better-sqlite3's and porter2's JavaScript too: CommonJS files a start would otherwise
     // resolve one by one (better-sqlite3 alone has fourteen) and compile without a cache.
-    noExternal: [...QUERY_PACKAGES, 'better-sqlite3', 'porter2'],
+    // The indexer too (`index`, and a `context` that refreshes): its ES modules took 60–90 ms
+    // to load. Bundled, it finds its parser worker (copied beside the bundle), web-tree-sitter,
+    // the grammars and `ignore` from here, which is why this package depends on them as well.
+    noExternal: [...QUERY_PACKAGES, INDEXER, 'better-sqlite3', 'porter2'],
     esbuildOptions(options) {
       options.alias = { bindings: './src/sqlite-addon.cjs' };
     },
@@ -89,6 +94,9 @@ export default defineConfig({
   onSuccess: async () => {
     const packEntry = createRequire(import.meta.url).resolve('@knowing/pack');
     copyFileSync(join(dirname(packEntry), 'cl100k.bin'), 'dist/cl100k.bin');
+    // The bundled indexer starts its parser workers from worker.js beside itself: here.
+    const indexerDist = dirname(createRequire(import.meta.url).resolve('@knowing/indexer'));
+    for (const file of ['worker.js', 'worker.js.map']) copyFileSync(join(indexerDist, file), join('dist', file));
     await buildCachedBundle();
     await buildBin();
   },

@@ -559,6 +559,18 @@ describe('the code cache of context', () => {
     expect(counts(first.stdout)[0]).toBeGreaterThan(0);
   });
 
+  it('index from the bundle parses in worker threads, which start from the worker beside the bundle', async () => {
+    const many = emptyDir('knowing-cli-workers-');
+    // Enough files for the parse to take workers (the indexer parses fewer in this thread alone).
+    for (let i = 0; i < 40; i++) writeFileSync(join(many, `module_${i}.py`), `def handler_${i}(request):\n    return request.get(${i})\n`);
+    const result = await knowing(['index', '--full', '--json', '--workers', '2'], { cwd: many });
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout) as { parser: { threads: number; inWorkers: boolean }; warnings: string[]; nodes: number };
+    expect(summary.parser).toEqual({ threads: 2, inWorkers: true });
+    expect(summary.warnings).toEqual([]);
+    expect(summary.nodes).toBeGreaterThanOrEqual(80);
+  });
+
   it('a cache directory that cannot be made only costs the compile: the answer is the same', async () => {
     const blocker = join(emptyDir('knowing-cli-cache-'), 'a-file');
     writeFileSync(blocker, '');
@@ -597,9 +609,12 @@ describe('start-up loads only what the command needs', () => {
     const { packages, result } = await packagesLoaded(['context', '--task', TASK], { cwd: repo });
     expect(result.code).toBe(0);
     for (const name of ['@knowing/store-sqlite', '@knowing/engine', '@knowing/wire', '@knowing/history']) expect(packages).toContain(name);
-    // Only @knowing/indexer/fresh, the freshness check (freshness.test.ts pins which files).
+    // The indexer is in the bundle, but only its freshness check runs (freshness.test.ts): its
+    // parsers and their runtime are never initialised.
     expect(packages).not.toContain('web-tree-sitter');
-    expect((await packagesLoaded(['context', '--task', TASK, '--no-refresh'], { cwd: repo })).packages).not.toContain('@knowing/indexer');
+    const noRefresh = await packagesLoaded(['context', '--task', TASK, '--no-refresh'], { cwd: repo });
+    expect(noRefresh.result.code).toBe(0);
+    expect(noRefresh.packages).not.toContain('web-tree-sitter');
     expect(packages).not.toContain('@knowing/mcp');
     expect(packages).not.toContain('@modelcontextprotocol/sdk');
     expect(packages).not.toContain('yaml');

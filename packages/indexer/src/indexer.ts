@@ -710,11 +710,12 @@ async function loadCachedExtraction(store: GraphStore, entry: Entry): Promise<bo
 }
 
 /**
- * Start `size` parser workers, or none from TypeScript sources: workers load dist/worker.js,
- * which tests and tsx runs do not have.
+ * Start `size` parser workers, or none from TypeScript sources: workers load the built
+ * worker.js beside this module (dist/, or beside a bundle that holds the indexer), which tests
+ * and tsx runs do not have.
  */
 function startParserPool(size: number, fileTimeoutMs: number): ParserPool | undefined {
-  if (!import.meta.url.endsWith('.js')) return undefined;
+  if (!/\.c?js$/.test(import.meta.url)) return undefined;
   const pool = createWorkerPool<ExtractTask | LexicalTask, ExtractResult | LexicalResult>({
     script: new URL('./worker.js', import.meta.url),
     size,

@@ -37,7 +37,7 @@ export const CONFIDENCE = Object.freeze({
   self: 0.9,
   /** `self.m()` found on an ancestor class. */
   inherited: 0.85,
-  /** A name bound by an import (also module aliases and re-export chains). */
+  /** A name bound by an import, a module alias or a re-export chain. */
   imported: 0.9,
   /** `Class.member`, `pkg.Func`, fully qualified names. */
   qualified: 0.9,
@@ -45,7 +45,7 @@ export const CONFIDENCE = Object.freeze({
   sameFile: 0.85,
   /** A top-level definition in another file of the same namespace (Go package, Java package, …). */
   sameNamespace: 0.8,
-  /** Through a wildcard import (`from x import *`, C# `using`). */
+  /** Through a wildcard import: `from x import *`, C# `using`. */
   wildcard: 0.8,
   /** Through the receiver's declared or inferred type, or a field's value type. */
   receiverType: 0.8,
