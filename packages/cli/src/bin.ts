@@ -33,8 +33,8 @@ process.on('SIGINT', () => {
 const DIST = __dirname;
 /**
  * The commands that run from the CommonJS bundle: `context`, which agents run again and again
- * in fresh processes, and `index`, which hooks and scripts run after every change (a one-file
- * re-index of flask: 467 ms instead of 562, median of ten).
+ * in fresh processes, and `index`, which hooks and scripts run after every change
+ * (benchmarks/RESULTS.md, session 25).
  */
 const BUNDLED_COMMANDS: ReadonlySet<string> = new Set(['context', 'index']);
 
