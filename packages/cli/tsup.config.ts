@@ -53,7 +53,12 @@ async function buildCachedBundle(): Promise<void> {
   const file = 'dist/cli.cjs';
   // import( renamed at the same length, and only comment lines escaped: the source map stays exact.
   const body = asciiBundle(file, readFileSync(file, 'utf8').replace(/(?<![\w$.])import\(/g, `${BUNDLE_IMPORT}(`));
-  if (/(?<![\w$.])import\s*\(/.test(body)) throw new Error(`${file}: an import() was left that the code cache would break`);
+  const left = /(?<![\w$.])import\s*\(/.exec(body);
+  if (left) {
+    // A comment counts too ("an import (…)"): reword it.
+    const line = body.slice(0, left.index).split('\n').length;
+    throw new Error(`${file}:${line}: an import() was left that the code cache would break: ${body.split('\n')[line - 1]!.trim()}`);
+  }
   writeFileSync(file, `${body}${body.endsWith('\n') ? '' : '\n'}${BUNDLE_HASH_PREFIX}${createHash('sha256').update(body).digest('hex').slice(0, 32)}\n`);
 }
 

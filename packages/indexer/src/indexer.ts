@@ -12,7 +12,6 @@ import type { FileRecord, FileWrite, GraphEdge, GraphNode, GraphStore, LexicalDo
 import { DamagedTablesError, decodeExtraction, peekContentHash } from './codec.js';
 import { deriveCoTested, deriveHierarchy, derivedOwners } from './derive.js';
 import { DEFAULT_SKIP_DIRECTORIES, discoverFiles, revisitFiles } from './discover.js';
-import { withLoopHeld } from './held-loop.js';
 import type { DiscoveredFile, Discovery, KnownFileState, SkipReason } from './discover.js';
 import { emptyExtraction, moduleVersion } from './extract.js';
 import type { ExtractResult, ExtractTask } from './extract.js';
@@ -25,8 +24,9 @@ import type { LexicalResult, LexicalTask } from './lexical-task.js';
 import type { FileExtraction, LanguageModule } from './languages/types.js';
 import { createWorkerPool } from './pool.js';
 import { parseAll, WORKER_DEPTH } from './parse-all.js';
-import { preloadGrammars } from './parser.js';
 import type { ParseOutcome, ParserPool } from './parse-all.js';
+import { preloadGrammars } from './parser.js';
+import { withLoopHeld } from './held-loop.js';
 import { externalNode, Project } from './resolve.js';
 import type { FileOutput, OwnerOutput } from './resolve.js';
 import { loadDirectories, loadLinkedTables, loadState, saveDirectories, saveState, saveTables, tableHash, tableOf } from './state.js';
