@@ -315,8 +315,9 @@ async function parseChanged(run: Run, discovery: Discovery, early: ParserPool | 
   for (const file of Object.keys(state?.files ?? {})) if (!present.has(file)) deleted.add(file);
   const added = entries.some((e) => !state?.files[e.file.path]);
 
-  // Their grammars load while the notes of the others are read.
-  preloadGrammars(new Set(entries.filter((entry) => entry.changed || full).map((entry) => entry.module.grammarFor(entry.file.path))));
+  // Their grammars load while the notes of the others are read; a run with nothing to parse loads none.
+  const grammars = new Set(entries.filter((entry) => entry.changed || full).map((entry) => entry.module.grammarFor(entry.file.path)));
+  if (grammars.size > 0) preloadGrammars(grammars);
   // Changed files need their full extraction: from a note written for this content (a run
   // killed after parsing), else by parsing.
   const toParse: Entry[] = [];
