@@ -36,11 +36,12 @@ import type { Engine, EngineOptionsInput, LexicalChannelInput } from '@knowing/e
 import { extractKeywordSet } from '@knowing/keywords';
 import { lexicalQueryTerms } from '@knowing/keywords/lexical';
 import { carriedEvidence, extractPastedEvidence } from '@knowing/keywords/pasted';
-import type { GraphStore } from '@knowing/graph';
+import type { GraphNode, GraphStore } from '@knowing/graph';
 import type { LearnedModel } from '@knowing/rank';
 import type { BenchTask } from './corpus.js';
 import { corpusJobs, historyJobs } from './jobs.js';
 import { normalizeSymbol, scoreTask, symbolsMatch } from './matching.js';
+import { withoutNamespaceCredit } from './namespace-credit.js';
 import type { TaskMetrics } from './matching.js';
 import { DEFAULT_MIRRORS_DIR } from './history/index.js';
 
@@ -122,6 +123,8 @@ interface TaskResult {
   readonly tier: string;
   readonly language: string;
   readonly metrics: TaskMetrics;
+  /** The metrics with namespace wrappers among the returned symbols credited for nothing. */
+  readonly namespaceless: TaskMetrics;
   readonly returned: readonly string[];
   readonly failed?: string;
   readonly ms: number;
@@ -148,25 +151,28 @@ async function explainMisses(engine: Engine, task: BenchTask, returned: readonly
   return misses;
 }
 
-/** The ranked qualified names a system returns for a task. */
-async function answer(system: System, engines: ReadonlyMap<System, Engine>, store: GraphStore, task: string): Promise<string[]> {
+/** The ranked symbols a system returns for a task. */
+async function answer(system: System, engines: ReadonlyMap<System, Engine>, store: GraphStore, task: string): Promise<GraphNode[]> {
   if (system === 'bm25') {
     const hits = await store.lexicalSearch(lexicalQueryTerms(task), { limit: 10, fieldWeights: BASELINE_WEIGHTS });
-    return hits.map((h) => h.node.qualifiedName);
+    return hits.map((h) => h.node);
   }
   if (system === 'lexical') {
     const hits = await lexicalChannel.run({ store, task, keywords: extractKeywordSet(task), aboutTests: false });
-    return hits.map((h) => h.node.qualifiedName);
+    return hits.map((h) => h.node);
   }
   const result = await engines.get(system)!.forTask(task, { budget, fresh: true });
-  return result.pack.symbols.map((s) => s.node.qualifiedName);
+  return result.pack.symbols.map((s) => s.node);
 }
+
 
 function mean(results: readonly TaskResult[], pick: (m: TaskMetrics) => number): number {
   return results.length === 0 ? 0 : results.reduce((s, r) => s + pick(r.metrics), 0) / results.length;
 }
 
 function summarize(results: readonly TaskResult[]) {
+  const namespaceless = (pick: (m: TaskMetrics) => number): number =>
+    results.length === 0 ? 0 : results.reduce((s, r) => s + pick(r.namespaceless), 0) / results.length;
   return {
     tasks: results.length,
     p10: mean(results, (m) => m.precisionAt10),
@@ -176,12 +182,22 @@ function summarize(results: readonly TaskResult[]) {
     ndcg10dedup: mean(results, (m) => m.dedupNdcgAt10),
     mrr: mean(results, (m) => m.mrr),
     failures: results.filter((r) => r.failed).length,
+    /** The same with namespace wrappers credited for nothing (see isNamespaceWrapper). */
+    namespaceless: {
+      p10: namespaceless((m) => m.precisionAt10),
+      p10dedup: namespaceless((m) => m.dedupPrecisionAt10),
+      r10: namespaceless((m) => m.recallAt10),
+      mrr: namespaceless((m) => m.mrr),
+    },
   };
 }
 type Summary = ReturnType<typeof summarize>;
 
 const line = (label: string, s: Summary, extra = ''): string =>
   `${label.padEnd(20)} tasks ${String(s.tasks).padStart(3)}  P@10 ${s.p10.toFixed(3)}  dedup ${s.p10dedup.toFixed(3)}  R@10 ${s.r10.toFixed(3)}  NDCG ${s.ndcg10.toFixed(3)}  NDCGu ${s.ndcg10dedup.toFixed(3)}  MRR ${s.mrr.toFixed(3)}  fail ${s.failures}${extra}\n`;
+/** The figures that change when namespace wrappers are credited for nothing. */
+const namespacelessLine = (s: Summary): string =>
+  `${'  no namespace credit'.padEnd(22)}P@10 ${s.namespaceless.p10.toFixed(3)}  dedup ${s.namespaceless.p10dedup.toFixed(3)}  R@10 ${s.namespaceless.r10.toFixed(3)}  MRR ${s.namespaceless.mrr.toFixed(3)}\n`;
 
 const warn = (message: string): void => {
   if (!values.quiet) process.stderr.write(`${message}\n`);
@@ -219,6 +235,8 @@ for (const job of jobs) {
   let indexMs = 0;
   let indexedRoot: string | undefined;
   const repoResults = new Map<System, TaskResult[]>(systems.map((s) => [s, []]));
+  // Which returned modules wrap a type, until the next index.
+  const wrappers = new Map<string, boolean>();
   for (const task of job.tasks) {
     let root: string;
     try {
@@ -228,7 +246,7 @@ for (const job of jobs) {
       const reason = `checkout failed: ${((error as { stderr?: string }).stderr ?? (error as Error).message).split('\n')[0]}`;
       warn(`${task.id}: ${reason}`);
       for (const system of systems) {
-        repoResults.get(system)!.push({ id: task.id, repo: job.repo, tier: task.tier, language: job.language, metrics: zero, returned: [], failed: reason, ms: 0 });
+        repoResults.get(system)!.push({ id: task.id, repo: job.repo, tier: task.tier, language: job.language, metrics: zero, namespaceless: zero, returned: [], failed: reason, ms: 0 });
       }
       continue;
     }
@@ -238,6 +256,7 @@ for (const job of jobs) {
       await indexRepository({ root, store, repoId: job.repo, full: values['full-index'] && indexedRoot === undefined });
       indexMs += performance.now() - t0;
       indexedRoot = root;
+      wrappers.clear();
     }
     const engineFor = (rankingModel?: 'learned' | 'formula', model?: LearnedModel): Engine =>
       createEngine({
@@ -257,13 +276,15 @@ for (const job of jobs) {
     for (const system of systems) {
       const start = performance.now();
       try {
-        const returned = await answer(system, engines, store, task.description);
-        const metrics = scoreTask(returned, task.groundTruth);
+        const nodes = await answer(system, engines, store, task.description);
         const ms = performance.now() - start;
+        const returned = nodes.map((node) => node.qualifiedName);
+        const metrics = scoreTask(returned, task.groundTruth);
+        const namespaceless = scoreTask(await withoutNamespaceCredit(store, nodes, task.groundTruth, wrappers), task.groundTruth);
         const misses = values['explain-misses'] && engine && system === 'knowing' ? await explainMisses(engine, task, returned) : undefined;
-        repoResults.get(system)!.push({ id: task.id, repo: job.repo, tier: task.tier, language: job.language, metrics, returned: returned.slice(0, 10), ms, ...(misses ? { misses } : {}) });
+        repoResults.get(system)!.push({ id: task.id, repo: job.repo, tier: task.tier, language: job.language, metrics, namespaceless, returned: returned.slice(0, 10), ms, ...(misses ? { misses } : {}) });
       } catch (error) {
-        repoResults.get(system)!.push({ id: task.id, repo: job.repo, tier: task.tier, language: job.language, metrics: zero, returned: [], failed: String(error), ms: performance.now() - start });
+        repoResults.get(system)!.push({ id: task.id, repo: job.repo, tier: task.tier, language: job.language, metrics: zero, namespaceless: zero, returned: [], failed: String(error), ms: performance.now() - start });
       }
     }
   }
@@ -277,7 +298,7 @@ for (const job of jobs) {
     results.get(system)!.push(...list);
     if (!values.quiet) {
       process.stdout.write(
-        line(`${job.repo}${systems.length > 1 ? ` ${system}` : ''}`, summary, `  median ${summary.medianMs.toFixed(0)} ms  (${summary.nodes} nodes, ${summary.edges} edges, index ${(indexMs / 1000).toFixed(1)} s)`),
+        line(`${job.repo}${systems.length > 1 ? ` ${system}` : ''}`, summary, `  median ${summary.medianMs.toFixed(0)} ms  (${summary.nodes} nodes, ${summary.edges} edges, index ${(indexMs / 1000).toFixed(1)} s)`) + namespacelessLine(summary),
       );
     }
   }
@@ -338,9 +359,9 @@ const report = {
 };
 for (const system of systems) {
   const section = sections[system]!;
-  process.stdout.write(`\n${line(`overall ${system}`, section.overall)}`);
+  process.stdout.write(`\n${line(`overall ${system}`, section.overall)}${namespacelessLine(section.overall)}`);
   const groups = values.tasks ? section.languages : section.tiers;
-  for (const [name, s] of Object.entries(groups)) process.stdout.write(`  ${line(name, s)}`);
+  for (const [name, s] of Object.entries(groups)) process.stdout.write(`  ${line(name, s)}  ${namespacelessLine(s)}`);
   for (const [kind, s] of Object.entries(section.carrying)) if (s.tasks > 0) process.stdout.write(`  ${line(`carrying ${kind}`, s)}`);
   if ('missStages' in section) process.stdout.write(`misses by stage: ${JSON.stringify(section.missStages)}\n`);
 }
