@@ -11,6 +11,8 @@ import { BUNDLE_HASH_PREFIX, BUNDLE_IMPORT } from './src/compile-cache.js';
 const QUERY_PACKAGES = [/^@knowing\/(graph|pack|wire|store-sqlite|keywords|equivalence|walk|rank|engine|history)(\/|$)/];
 // The indexer, bundled into dist/cli.cjs only: the ES build keeps importing its package.
 const INDEXER = /^@knowing\/indexer(\/|$)/;
+// graphology, its Louvain and what they require, bundled into dist/cli.cjs (see bundle-entry.ts).
+const GRAPHOLOGY = /^(graphology|graphology-[a-z-]+|mnemonist|pandemonium|obliterator)(\/|$)/;
 
 /** One CommonJS file in dist/, `<name>.cjs`, from one source file and what it imports. */
 function buildCommonJs(name: string, source: string, options: Pick<Options, 'shims' | 'noExternal' | 'esbuildOptions'> = {}): Promise<void> {
@@ -38,14 +40,15 @@ function buildCommonJs(name: string, source: string, options: Pick<Options, 'shi
  * its last line names its hash, which keys the cache.
  */
 async function buildCachedBundle(): Promise<void> {
-  await buildCommonJs('cli', 'src/run.ts', {
+  await buildCommonJs('cli', 'src/bundle-entry.ts', {
     shims: true,
     // better-sqlite3's and porter2's JavaScript too: CommonJS files a start would otherwise
     // resolve one by one (better-sqlite3 alone has fourteen) and compile without a cache.
     // The indexer too (`index`, and a `context` that refreshes): its ES modules took 60–90 ms
     // to load. Bundled, it finds its parser worker (copied beside the bundle), web-tree-sitter,
     // the grammars and `ignore` from here, which is why this package depends on them as well.
-    noExternal: [...QUERY_PACKAGES, INDEXER, 'better-sqlite3', 'porter2'],
+    // graphology, for the community detection of `index` (src/bundle-entry.ts).
+    noExternal: [...QUERY_PACKAGES, INDEXER, GRAPHOLOGY, 'better-sqlite3', 'porter2'],
     esbuildOptions(options) {
       options.alias = { bindings: './src/sqlite-addon.cjs' };
     },

@@ -559,6 +559,14 @@ describe('the code cache of context', () => {
     expect(counts(first.stdout)[0]).toBeGreaterThan(0);
   });
 
+  it('index detects communities with the bundle\'s own graphology: no file of it is read from node_modules', async () => {
+    const fresh = emptyDir('knowing-cli-louvain-');
+    for (let i = 0; i < 6; i++) writeFileSync(join(fresh, `module_${i}.py`), `def handler_${i}(request):\n    return helper_${(i + 1) % 6}(request)\n\ndef helper_${i}(request):\n    return request\n`);
+    const { files, result } = await packagesLoaded(['index', '--full'], { cwd: fresh });
+    expect(result.code, result.stderr).toBe(0);
+    expect(files.filter((file) => /node_modules[\\/](graphology|mnemonist|pandemonium)/.test(file))).toEqual([]);
+  });
+
   it('index from the bundle parses in worker threads, which start from the worker beside the bundle', async () => {
     const many = emptyDir('knowing-cli-workers-');
     // Enough files for the parse to take workers (the indexer parses fewer in this thread alone).
@@ -656,12 +664,29 @@ describe('start-up loads only what the command needs', () => {
   });
 
   it('context over an index whose communities are stored (index warms it) does not load graphology or Louvain', async () => {
-    const { packages, result } = await packagesLoaded(['context', '--task', TASK, '--no-refresh'], { cwd: repo });
-    expect(result.code).toBe(0);
+    // The bundle holds graphology (bundle-entry.ts) and hands it to the walk on request: a preload
+    // records whether the walk asked, and the trace whether any file of it was read from node_modules.
+    const scratch = emptyDir();
+    const asked = join(scratch, 'asked.txt');
+    const preload = join(scratch, 'louvain-watch.cjs');
+    writeFileSync(
+      preload,
+      `let handed;\nObject.defineProperty(globalThis, Symbol.for('@knowing/walk:louvain-modules'), {\n` +
+        `  get: () => handed && (() => { require('node:fs').writeFileSync(${JSON.stringify(asked)}, 'asked'); return handed(); }),\n` +
+        `  set: (load) => { handed = load; },\n});\n`,
+    );
+    const { files, packages, result } = await packagesLoaded(['context', '--task', TASK, '--no-refresh'], { cwd: repo, nodeArgs: ['-r', preload] });
+    expect(result.code, result.stderr).toBe(0);
     // The walk is there; community detection, and the libraries only it needs, are not.
     expect(packages).toContain('@knowing/walk');
-    expect(packages).not.toContain('graphology');
-    expect(packages).not.toContain('graphology-communities-louvain');
+    expect(files.filter((file) => /node_modules[\\/](graphology|mnemonist|pandemonium)/.test(file))).toEqual([]);
+    expect(existsSync(asked)).toBe(false);
+    // The same watch sees an index run ask for them.
+    const fresh = emptyDir('knowing-cli-louvain-');
+    for (let i = 0; i < 6; i++) writeFileSync(join(fresh, `module_${i}.py`), `def handler_${i}(request):\n    return helper_${(i + 1) % 6}(request)\n\ndef helper_${i}(request):\n    return request\n`);
+    const indexed = await knowing(['index'], { cwd: fresh, nodeArgs: ['-r', preload] });
+    expect(indexed.code, indexed.stderr).toBe(0);
+    expect(existsSync(asked)).toBe(true);
   });
 
   it('train loads the history miner, the indexer, the store and the engine, but not the formats or the MCP server', async () => {

@@ -85,11 +85,11 @@ const LOAD_TRACE = resolve(HERE, 'load-trace.mjs');
  */
 export async function packagesLoaded(
   args: readonly string[],
-  options: { cwd: string },
+  options: { cwd: string; nodeArgs?: readonly string[] },
 ): Promise<{ packages: Set<string>; files: string[]; workers: number; result: CliResult }> {
   const trace = join(SCRATCH, `load-trace-${process.pid}-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(trace, '');
-  const result = await knowing(args, { cwd: options.cwd, env: { KNOWING_LOAD_TRACE: trace }, nodeArgs: ['--import', pathToFileURL(LOAD_TRACE).href] });
+  const result = await knowing(args, { cwd: options.cwd, env: { KNOWING_LOAD_TRACE: trace }, nodeArgs: [...(options.nodeArgs ?? []), '--import', pathToFileURL(LOAD_TRACE).href] });
   const packages = new Set<string>();
   const files: string[] = [];
   let workers = 0;

@@ -32,7 +32,7 @@ import type { FileOutput, OwnerOutput } from './resolve.js';
 import { loadDirectories, loadLinkedTables, loadState, saveDirectories, saveState, saveTables, tableHash, tableOf } from './state.js';
 import type { DerivedState, FileState } from './state.js';
 import { detectRepoId, readHeadCommit } from './repo-id.js';
-import { automaticParserThreads, parserThreads } from './threads.js';
+import { automaticParserThreads, automaticWorkerMinBytes, parserThreads } from './threads.js';
 import { applyFileHistory, prepareFileHistory } from './commit-history.js';
 import type { IndexOptions, IndexProgress, IndexSummary, SyntaxErrorFile } from './types.js';
 
@@ -186,7 +186,11 @@ async function startRun(options: IndexOptions) {
       hint: 'pass the root of the repository to index',
     });
   }
-  const settings = { ...settingsOf(options), ...(options.workers === undefined ? { workers: automaticParserThreads() } : {}) };
+  const settings = {
+    ...settingsOf(options),
+    // Left unset: workers when a core is spare and, on two cores, only for a large batch.
+    ...(options.workers === undefined ? { workers: automaticParserThreads(), minBytesForWorkers: automaticWorkerMinBytes() } : { minBytesForWorkers: 0 }),
+  };
   const registry = createLanguageRegistry(options.languages ? { languages: options.languages } : {});
   const store = options.store;
   const progress = options.onProgress ?? (() => {});
@@ -263,7 +267,8 @@ async function discoverAndParse(run: Run) {
   const parsesAll = run.full || !run.state;
   // Every file will be parsed: the runtime compiles while the walk runs.
   if (parsesAll) preloadGrammars([]);
-  const early = parsesAll && workerThreads > 0 ? run.startPool(workerThreads) : undefined;
+  // Not where the batch's size decides (see automaticWorkerMinBytes): that is known after the walk.
+  const early = parsesAll && workerThreads > 0 && run.settings.minBytesForWorkers === 0 ? run.startPool(workerThreads) : undefined;
   let kept = false;
   try {
     const found = await discover(run);
@@ -677,7 +682,7 @@ function summarize(run: Run, scan: Scan, resolution: Resolution, diff: Diff, bat
 async function parseAndSave(run: Run, toParse: readonly Entry[], startPool: (size: number) => ParserPool | undefined): Promise<ParseOutcome> {
   let outcome: ParseOutcome;
   try {
-    outcome = await parseAll(toParse, { threads: parserThreads(run.settings.workers), fileTimeoutMs: run.settings.fileTimeoutMs }, { progress: run.progress, signal: run.signal, checkpoint: run.checkpoint, accept: run.accept, startPool });
+    outcome = await parseAll(toParse, { threads: parserThreads(run.settings.workers), fileTimeoutMs: run.settings.fileTimeoutMs, minBytesForWorkers: run.settings.minBytesForWorkers }, { progress: run.progress, signal: run.signal, checkpoint: run.checkpoint, accept: run.accept, startPool });
   } catch (error) {
     await run.notes.flush().catch(() => {});
     throw error;

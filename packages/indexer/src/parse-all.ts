@@ -38,6 +38,8 @@ export interface ParseSettings {
   /** Threads to parse on, this one included (see parserThreads). */
   readonly threads: number;
   readonly fileTimeoutMs: number;
+  /** A batch of fewer bytes is parsed in this thread alone (see automaticWorkerMinBytes). @default 0 */
+  readonly minBytesForWorkers?: number;
 }
 
 export interface ParseHooks<E extends ParseEntry> {
@@ -77,7 +79,8 @@ export async function parseAll<E extends ParseEntry>(toParse: readonly E[], sett
   let next = 0;
   /** The next file nobody has taken; every taker goes through here, so none reads past the end. */
   const take = (): E | undefined => (next < queue.length ? queue[next++] : undefined);
-  const pool = settings.threads > 1 && total >= MIN_FILES_FOR_WORKERS ? startPool(settings.threads - 1) : undefined;
+  const bytes = queue.reduce((sum, entry) => sum + entry.sizeBytes, 0);
+  const pool = settings.threads > 1 && total >= MIN_FILES_FOR_WORKERS && bytes >= (settings.minBytesForWorkers ?? 0) ? startPool(settings.threads - 1) : undefined;
   progress({ phase: 'parse', done: 0, total });
   const finish = async (entry: E, result: ExtractResult): Promise<void> => {
     await accept(entry, result);

@@ -49,3 +49,23 @@ export function automaticParserThreads(
   if (runnable !== null && runnable - 1 <= cores - 2) return 2;
   return load <= cores - 1 ? 2 : 1;
 }
+
+/**
+ * Bytes a batch must hold before an automatic setting parses it with a worker on a machine of
+ * two cores. There, Node's own helper threads (garbage collection, compilation) already want the
+ * second core, and a full index of a fresh database took longer with the worker than without it
+ * up to about 4 MB of source (flask 0.6 MB, caddy 2.9 MB, fastapi 4.0 MB, vue 4.4 MB: 2–7%
+ * longer) and less from about 8 MB (cargo 8.2 MB, typeorm 10.8 MB: 6–7% shorter), in alternating
+ * runs on an idle machine (benchmarks/RESULTS.md, session 26).
+ */
+export const TWO_CORE_WORKER_MIN_BYTES = 6_000_000;
+
+/**
+ * The fewest bytes a batch must hold for an automatic setting to parse it with workers: none
+ * where a worker has a core to itself (three cores or more), {@link TWO_CORE_WORKER_MIN_BYTES}
+ * on two.
+ */
+export function automaticWorkerMinBytes(cores: number = availableParallelism()): number {
+  return cores >= 3 ? 0 : TWO_CORE_WORKER_MIN_BYTES;
+}
+

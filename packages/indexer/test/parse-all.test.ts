@@ -104,4 +104,33 @@ describe('parseAll', () => {
     expect(sent()).toBeLessThan(FILES);
     expect([...symbols.values()].every((count) => count >= 1)).toBe(true);
   });
+
+  it('parses a batch of fewer bytes than minBytesForWorkers in this thread alone, and a batch of as many with workers', async () => {
+    const bytes = entries.reduce((sum, entry) => sum + entry.sizeBytes, 0);
+    const run = async (minBytesForWorkers: number) => {
+      let started = 0;
+      const { pool, sent } = inThreadPool();
+      const outcome = await parseAll(
+        entries,
+        { threads: 2, fileTimeoutMs: 10_000, minBytesForWorkers },
+        {
+          progress: () => {},
+          signal: undefined,
+          checkpoint: () => Promise.resolve(),
+          accept: async () => {},
+          startPool: () => {
+            started++;
+            return pool;
+          },
+        },
+      );
+      return { started, sent: sent(), outcome };
+    };
+    const small = await run(bytes + 1);
+    expect(small).toMatchObject({ started: 0, sent: 0, outcome: { threads: 1, inWorkers: false } });
+    const large = await run(bytes);
+    expect(large.started).toBe(1);
+    expect(large.sent).toBeGreaterThan(0);
+    expect(large.outcome).toMatchObject({ threads: 2, inWorkers: true });
+  });
 });

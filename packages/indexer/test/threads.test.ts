@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { automaticParserThreads, parserThreads, runnableThreadsNow } from '../src/threads.js';
+import { automaticParserThreads, automaticWorkerMinBytes, parserThreads, runnableThreadsNow, TWO_CORE_WORKER_MIN_BYTES } from '../src/threads.js';
 
 describe('parser threads', () => {
   it('takes an explicit workers setting, clamped to the cores, at least the calling thread', () => {
@@ -30,6 +30,12 @@ describe('parser threads', () => {
     expect(automaticParserThreads(8, 7.5, 7)).toBe(2);
     // An instant reading that says busy defers to the load average.
     expect(automaticParserThreads(2, 0.3, 3)).toBe(2);
+  });
+
+  it('left unset, asks a batch for a minimum size on two cores only', () => {
+    expect(automaticWorkerMinBytes(2)).toBe(TWO_CORE_WORKER_MIN_BYTES);
+    expect(automaticWorkerMinBytes(3)).toBe(0);
+    expect(automaticWorkerMinBytes(16)).toBe(0);
   });
 
   it('left unset, parses in the calling thread alone on one core', () => {

@@ -25,14 +25,23 @@ function invalid(message: string): KnowingError {
 }
 
 const require = createRequire(import.meta.url);
-let louvainLoaded: { readonly UndirectedGraph: typeof UndirectedGraph; readonly louvain: typeof louvain } | undefined;
+type LouvainModules = { readonly UndirectedGraph: typeof UndirectedGraph; readonly louvain: typeof louvain };
+let louvainLoaded: LouvainModules | undefined;
+
+/**
+ * Where a bundle that holds graphology itself hands its copy over: a function on `globalThis`
+ * under this symbol, returning the two modules. The CLI's code-cached bundle does (its modules
+ * then load compiled from the cache); a require from here would read and compile them afresh.
+ */
+const BUNDLED_LOUVAIN_MODULES = Symbol.for('@knowing/walk:louvain-modules');
 
 /**
  * graphology and its Louvain, loaded on the first detection: they take longer to load than a
  * query that reads its communities from the index takes to run, and only a detection uses them.
  */
-function louvainModules(): NonNullable<typeof louvainLoaded> {
-  louvainLoaded ??= {
+function louvainModules(): LouvainModules {
+  const bundled = (globalThis as { [BUNDLED_LOUVAIN_MODULES]?: () => LouvainModules })[BUNDLED_LOUVAIN_MODULES];
+  louvainLoaded ??= bundled?.() ?? {
     UndirectedGraph: (require('graphology') as typeof import('graphology')).UndirectedGraph,
     louvain: require('graphology-communities-louvain') as typeof louvain,
   };
