@@ -53,12 +53,13 @@ export function automaticParserThreads(
 /**
  * Bytes a batch must hold before an automatic setting parses it with a worker on a machine of
  * two cores. There, Node's own helper threads (garbage collection, compilation) already want the
- * second core, and a full index of a fresh database took longer with the worker than without it
- * up to about 4 MB of source (flask 0.6 MB, caddy 2.9 MB, fastapi 4.0 MB, vue 4.4 MB: 2–7%
- * longer) and less from about 8 MB (cargo 8.2 MB, typeorm 10.8 MB: 6–7% shorter), in alternating
- * runs on an idle machine (benchmarks/RESULTS.md, session 26).
+ * second core. In alternating full indexes of a fresh database on an idle 2-core machine
+ * (`pnpm bench:threads`, benchmarks/RESULTS.md session 26), the worker made every index of up to
+ * 4.4 MB of source slower (flask, jekyll, spark-java, caddy, ocelot, fastapi, vue: 1.01–1.10×
+ * the time alone), and at 8.2 and 10.8 MB (cargo, typeorm) it was within the runs' noise either
+ * way. It is kept from where it broke even.
  */
-export const TWO_CORE_WORKER_MIN_BYTES = 6_000_000;
+export const TWO_CORE_WORKER_MIN_BYTES = 8_000_000;
 
 /**
  * The fewest bytes a batch must hold for an automatic setting to parse it with workers: none

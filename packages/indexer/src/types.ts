@@ -24,9 +24,9 @@ export interface IndexOptions {
    * saves. Left unset, a worker is used only when the machine has a core to spare (no other
    * thread running at the start, or a 1-minute load average at most the cores less one): on a
    * busy core a worker costs more than it saves. On a machine of two cores it is used, unset,
-   * only for a batch of 6 MB of source or more: below that, parsing alone was faster there.
+   * only for a batch of 8 MB of source or more: below that, parsing alone was faster there.
    * @default 2 (at most the available cores) when a core is idle and, on two cores, the batch
-   * holds 6 MB or more; else 1
+   * holds 8 MB or more; else 1
    */
   readonly workers?: number;
   /** A parse running longer than this is abandoned and the file indexed without symbols. @default 10_000 */
