@@ -47,8 +47,9 @@ async function buildCachedBundle(): Promise<void> {
     // The indexer too (`index`, and a `context` that refreshes): its ES modules took 60–90 ms
     // to load. Bundled, it finds its parser worker (copied beside the bundle), web-tree-sitter,
     // the grammars and `ignore` from here, which is why this package depends on them as well.
-    // graphology, for the community detection of `index` (src/bundle-entry.ts).
-    noExternal: [...QUERY_PACKAGES, INDEXER, GRAPHOLOGY, 'better-sqlite3', 'porter2'],
+    // graphology, for the community detection of `index` (src/bundle-entry.ts), and
+    // web-tree-sitter's JavaScript (the indexer finds its .wasm through the package).
+    noExternal: [...QUERY_PACKAGES, INDEXER, GRAPHOLOGY, 'better-sqlite3', 'porter2', 'web-tree-sitter'],
     esbuildOptions(options) {
       options.alias = { bindings: './src/sqlite-addon.cjs' };
     },

@@ -614,15 +614,15 @@ describe('start-up loads only what the command needs', () => {
   });
 
   it('context loads the store, the engine, the formats and the repository-model reader, but not the indexer\'s parsers', async () => {
-    const { packages, result } = await packagesLoaded(['context', '--task', TASK], { cwd: repo });
+    const { packages, wasm, result } = await packagesLoaded(['context', '--task', TASK], { cwd: repo });
     expect(result.code).toBe(0);
     for (const name of ['@knowing/store-sqlite', '@knowing/engine', '@knowing/wire', '@knowing/history']) expect(packages).toContain(name);
-    // The indexer is in the bundle, but only its freshness check runs (freshness.test.ts): its
-    // parsers and their runtime are never initialised.
-    expect(packages).not.toContain('web-tree-sitter');
+    // The indexer and web-tree-sitter are in the bundle, but only the freshness check runs
+    // (freshness.test.ts): the parser runtime and the grammars are never read.
+    expect(wasm).toEqual([]);
     const noRefresh = await packagesLoaded(['context', '--task', TASK, '--no-refresh'], { cwd: repo });
     expect(noRefresh.result.code).toBe(0);
-    expect(noRefresh.packages).not.toContain('web-tree-sitter');
+    expect(noRefresh.wasm).toEqual([]);
     expect(packages).not.toContain('@knowing/mcp');
     expect(packages).not.toContain('@modelcontextprotocol/sdk');
     expect(packages).not.toContain('yaml');

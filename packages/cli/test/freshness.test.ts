@@ -147,14 +147,16 @@ describe('why, viz and test-scope refresh too', () => {
 describe('what the check loads', () => {
   const LOAD_TRACE = fileURLToPath(new URL('load-trace.mjs', import.meta.url));
 
-  /** The indexer's dist files and the node_modules packages a run loads. */
-  async function loaded(args: readonly string[], cwd: string): Promise<{ indexerFiles: string[]; packages: Set<string>; result: CliResult }> {
+  /** The indexer's dist files and the node_modules packages a run loads, and the WebAssembly files it reads. */
+  async function loaded(args: readonly string[], cwd: string): Promise<{ indexerFiles: string[]; packages: Set<string>; wasm: string[]; result: CliResult }> {
     const trace = join(emptyDir('knowing-fresh-trace-'), 'trace.txt');
     writeFileSync(trace, '');
     const result = await knowing(args, { cwd, env: { KNOWING_LOAD_TRACE: trace }, nodeArgs: ['--import', pathToFileURL(LOAD_TRACE).href] });
     const indexerFiles: string[] = [];
     const packages = new Set<string>();
+    const wasm: string[] = [];
     for (const url of readFileSync(trace, 'utf8').split('\n')) {
+      if (url.startsWith('read:')) wasm.push(url.slice('read:'.length).split('/').pop()!);
       if (!url.startsWith('file:')) continue;
       const path = fileURLToPath(url);
       const inIndexer = /[\\/]packages[\\/]indexer[\\/]dist[\\/](.+)$/.exec(path);
@@ -162,27 +164,30 @@ describe('what the check loads', () => {
       const inNodeModules = /.*node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(path);
       if (inNodeModules) packages.add(inNodeModules[1]!.replace(/\\/g, '/'));
     }
-    return { indexerFiles: [...new Set(indexerFiles)].sort(), packages, result };
+    return { indexerFiles: [...new Set(indexerFiles)].sort(), packages, wasm: [...new Set(wasm)].sort(), result };
   }
 
-  // `context` runs the indexer bundled into the CLI's cli.cjs (tsup.config.ts), so the trace
-  // sees what the indexer's code initialised, the parser runtime, not its files.
+  // `context` runs the indexer, and web-tree-sitter's JavaScript, bundled into the CLI's cli.cjs
+  // (tsup.config.ts), so the trace sees what the run read to parse: the runtime's and the
+  // grammars' WebAssembly.
   it('with nothing changed: the freshness check only, not the indexer\'s parsers, their runtime or the grammars', async () => {
     const repo = await indexedRepo('knowing-fresh-load-');
-    const { indexerFiles, packages, result } = await loaded(['context', '--task', TASK], repo);
+    const { indexerFiles, packages, wasm, result } = await loaded(['context', '--task', TASK], repo);
     expect(result.code, result.stderr).toBe(0);
     expect(indexerFiles).toEqual([]);
     expect(packages).not.toContain('web-tree-sitter');
     expect(packages).not.toContain('@repomix/tree-sitter-wasms');
-    expect((await loaded(['context', '--task', TASK, '--no-refresh'], repo)).packages).not.toContain('web-tree-sitter');
+    expect(wasm).toEqual([]);
+    expect((await loaded(['context', '--task', TASK, '--no-refresh'], repo)).wasm).toEqual([]);
   });
 
   it('with a changed file: the indexer, to re-index it', async () => {
     const repo = await indexedRepo('knowing-fresh-load-changed-');
     editFormatCents(repo);
-    const { packages, result } = await loaded(['context', '--task', TASK], repo);
+    const { wasm, result } = await loaded(['context', '--task', TASK], repo);
     expect(result.code, result.stderr).toBe(0);
-    expect(packages).toContain('web-tree-sitter');
+    // The parser runtime and the changed file's grammar, and nothing else.
+    expect(wasm).toEqual(['tree-sitter-python.wasm', 'tree-sitter.wasm']);
   });
 });
 

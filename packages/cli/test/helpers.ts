@@ -81,20 +81,23 @@ const LOAD_TRACE = resolve(HERE, 'load-trace.mjs');
  * The packages a run of the binary loads (module URLs mapped to package names: `knowing` for
  * the CLI itself, `@knowing/<dir>` for a workspace package, else the name under node_modules;
  * node builtins left out; a file of the CLI's build also stands for the packages bundled in it),
- * the files themselves, how many worker threads it started, and the run's result.
+ * the files themselves, how many worker threads it started, the WebAssembly files it read (the
+ * parser runtime, the grammars: their names), and the run's result.
  */
 export async function packagesLoaded(
   args: readonly string[],
   options: { cwd: string; nodeArgs?: readonly string[] },
-): Promise<{ packages: Set<string>; files: string[]; workers: number; result: CliResult }> {
+): Promise<{ packages: Set<string>; files: string[]; workers: number; wasm: string[]; result: CliResult }> {
   const trace = join(SCRATCH, `load-trace-${process.pid}-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(trace, '');
   const result = await knowing(args, { cwd: options.cwd, env: { KNOWING_LOAD_TRACE: trace }, nodeArgs: [...(options.nodeArgs ?? []), '--import', pathToFileURL(LOAD_TRACE).href] });
   const packages = new Set<string>();
   const files: string[] = [];
   let workers = 0;
+  const wasm = new Set<string>();
   for (const url of readFileSync(trace, 'utf8').split('\n')) {
     if (url === 'worker:') workers++;
+    if (url.startsWith('read:')) wasm.add(url.slice('read:'.length).split('/').pop()!);
     if (!url.startsWith('file:')) continue;
     const path = fileURLToPath(url);
     if (path === LOAD_TRACE) continue;
@@ -106,7 +109,7 @@ export async function packagesLoaded(
     else packages.add(path);
     if (inWorkspace?.[1] === 'cli') for (const name of bundledPackages(path)) packages.add(name);
   }
-  return { packages, files, workers, result };
+  return { packages, files, workers, wasm: [...wasm].sort(), result };
 }
 
 /**

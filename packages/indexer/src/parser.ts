@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Language, Parser } from 'web-tree-sitter';
 import type { Tree } from 'web-tree-sitter';
@@ -19,7 +20,9 @@ function grammarPath(name: GrammarName): string {
  * very object the module, which lets {@link installFastNodeAccess} reach the WASM heap.
  */
 async function startRuntime(): Promise<void> {
-  const runtime = {};
+  // Found from the package, not from the script's own folder: a bundle that holds web-tree-sitter
+  // (the CLI's) has its own folder, without the runtime's .wasm.
+  const runtime = { locateFile: (file: string) => require.resolve(`web-tree-sitter/${file}`) };
   await Parser.init(runtime as Parameters<typeof Parser.init>[0]);
   installFastNodeAccess(runtime);
 }
@@ -34,10 +37,14 @@ async function startRuntime(): Promise<void> {
  */
 export async function loadGrammar(name: GrammarName): Promise<Language> {
   initialised ??= startRuntime();
-  await initialised;
   let language = languages.get(name);
   if (!language) {
-    language = Language.load(grammarPath(name));
+    // The file is read while the runtime may still be compiling, and handed over as bytes:
+    // given a path, web-tree-sitter imports fs/promises with import(), which starts Node's ES
+    // module loader in a CommonJS process (the CLI's bundle) for that one read.
+    const bytes = readFile(grammarPath(name));
+    bytes.catch(() => {});
+    language = initialised.then(async () => Language.load(await bytes));
     languages.set(name, language);
   }
   return language;
