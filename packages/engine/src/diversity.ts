@@ -29,10 +29,51 @@ export interface DiversityOptions {
    * below; at 1 it gives way only to symbols of its own score. @default 0.5
    */
   readonly memberReturnShare?: number;
+  /**
+   * Unless the task is about tests, test code (`node.isTest`) and auxiliary code (benchmarks,
+   * examples, documentation programs) come after every other symbol of a task's answer, in
+   * their order: an agent changing code reads the tests last, and a small budget leaves them
+   * out first. A ranker only weighs them down. @default true
+   */
+  readonly testsLast?: boolean;
 }
 
 /** The score component recording how far a waiting symbol's score was lowered. */
 export const DIVERSITY_COMPONENT = 'diversity';
+
+/** The score component recording how far test or auxiliary code was lowered to come last. */
+export const TESTS_LAST_COMPONENT = 'tests_last';
+
+/**
+ * The ranking with the symbols `last` picks moved after all the others, each group in its order.
+ * Scores stay non-increasing: a moved symbol scoring above the one before it takes that score,
+ * and the amount it lost is its `tests_last` component. Nothing moves when no picked symbol is
+ * above another one.
+ *
+ * @example
+ * ```ts
+ * // test_total 0.9, Cart.total 0.8, bench_total 0.7, Cart 0.5 → Cart.total 0.8, Cart 0.5, test_total 0.5, bench_total 0.5
+ * const ranked = moveLast(run.ranked, (symbol) => symbol.node.isTest || isAuxiliaryCode(symbol.node));
+ * ```
+ */
+export function moveLast(ranked: RankedSymbol[], last: (symbol: RankedSymbol) => boolean): RankedSymbol[] {
+  const first: RankedSymbol[] = [];
+  const after: RankedSymbol[] = [];
+  for (const symbol of ranked) (last(symbol) ? after : first).push(symbol);
+  // Already last (or none, or all): nothing to move.
+  if (after.length === 0 || first.length === 0 || ranked.indexOf(after[0]!) > ranked.indexOf(first[first.length - 1]!)) return ranked;
+  const out = [...first];
+  let previous = first[first.length - 1]!.score;
+  for (const symbol of after) {
+    if (symbol.score <= previous) {
+      out.push(symbol);
+      previous = symbol.score;
+      continue;
+    }
+    out.push({ ...symbol, score: previous, components: { ...symbol.components, [TESTS_LAST_COMPONENT]: (symbol.components[TESTS_LAST_COMPONENT] ?? 0) + (previous - symbol.score) } });
+  }
+  return out;
+}
 
 /**
  * The ranking with no name repeated more than `sameNameLimit` times among its first `window`

@@ -4,7 +4,7 @@ import type { PipelineRun } from './pipeline.js';
 import type { ChannelName, ExplainStage, SymbolExplanation } from './types.js';
 import { matchesQualifier, splitQualified } from './channels/common.js';
 import type { GraphState } from './graph-state.js';
-import { DIVERSITY_COMPONENT } from './diversity.js';
+import { DIVERSITY_COMPONENT, TESTS_LAST_COMPONENT } from './diversity.js';
 
 /** Nodes a user's symbol query names: a qualified name, `Type.member`, `A::B`, or a bare name. */
 export async function findSymbol(store: GraphStore, query: string): Promise<GraphNode[]> {
@@ -107,8 +107,12 @@ export async function explainRun(input: ExplainInput): Promise<SymbolExplanation
   };
 }
 
-/** A ranker explains its own score; what the engine's diversity step took off comes after it. */
+/** A ranker explains its own score; what the engine's diversity steps took off comes after it. */
 function withDiversity(components: Readonly<Record<string, number>>, ranked: RankedSymbol | undefined): Readonly<Record<string, number>> {
-  const lowered = ranked?.components[DIVERSITY_COMPONENT];
-  return lowered === undefined ? components : { ...components, [DIVERSITY_COMPONENT]: lowered };
+  let out = components;
+  for (const step of [TESTS_LAST_COMPONENT, DIVERSITY_COMPONENT]) {
+    const lowered = ranked?.components[step];
+    if (lowered !== undefined) out = { ...out, [step]: lowered };
+  }
+  return out;
 }

@@ -273,7 +273,7 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = deepFreeze({
     maxCandidates: 300,
   },
   hits: { enabled: true, limit: 200, iterations: 10 },
-  diversity: { sameNameLimit: 2, window: 10, membersAfterOwner: 0, memberReturnShare: 0.5 },
+  diversity: { sameNameLimit: 2, window: 10, membersAfterOwner: 0, memberReturnShare: 0.5, testsLast: true },
   ranking: {},
   pack: { budget: 50_000, prBudget: 8_000, strategy: 'density', rankedShare: 0.5, format: 'xml' },
   rankingModel: 'learned',

@@ -11,9 +11,9 @@ import type { EngineOptions } from './options.js';
 import type { ChannelHit, ChannelName, FusedCandidate, PipelineTrace, QueryKind, Seed } from './types.js';
 import type { GraphState } from './graph-state.js';
 import type { EquivalenceStage } from './equivalence-stage.js';
-import { namespaceWrappers } from './seeds.js';
+import { namespaceWrappers, seedsLast } from './seeds.js';
 import type { Channel } from './channel.js';
-import { diversifyRanking } from './diversity.js';
+import { diversifyRanking, moveLast } from './diversity.js';
 
 /*
  * One pipeline, three seedings. A query is a seeding stage followed by the stages every query
@@ -129,8 +129,16 @@ export async function runStages(ctx: PipelineContext, state: GraphState, seeding
     ...(fileHistoryKept !== undefined ? { fileHistory: fileHistoryKept } : {}),
   };
   const rankedByRanker = await ctx.ranker.rank(inputs, rankContext);
-  // A task's words also name members of many types; files and PRs are answered around their own symbols.
-  const ranked = seeding.kind === 'task' ? diversifyRanking(rankedByRanker, options.diversity, spelledOutBy(seeding.terms)) : rankedByRanker;
+  // A task's words also name members of many types; files and PRs are answered around their own
+  // symbols, tests included (they ask what a change touches).
+  const ranked =
+    seeding.kind === 'task'
+      ? diversifyRanking(
+          options.diversity.testsLast !== false && !seeding.aboutTests ? moveLast(rankedByRanker, (symbol) => seedsLast(symbol.node)) : rankedByRanker,
+          options.diversity,
+          spelledOutBy(seeding.terms),
+        )
+      : rankedByRanker;
   timings.rank = lap();
 
   const trace: PipelineTrace = {

@@ -1,7 +1,7 @@
 import type { RankedSymbol } from '@knowing/graph';
 import { fixtureNode } from '@knowing/rank/testing';
 import { describe, expect, it } from 'vitest';
-import { DIVERSITY_COMPONENT, diversifyRanking } from '../src/diversity.js';
+import { DIVERSITY_COMPONENT, TESTS_LAST_COMPONENT, diversifyRanking, moveLast } from '../src/diversity.js';
 import { DEFAULT_ENGINE_OPTIONS, resolveEngineOptions } from '../src/options.js';
 import { createEngine } from '../src/index.js';
 import { indexedFixture } from './helpers.js';
@@ -167,15 +167,65 @@ describe('diversifyRanking', () => {
   });
 
   it('is an engine option with a checked shape', () => {
-    expect(DEFAULT_ENGINE_OPTIONS.diversity).toEqual({ sameNameLimit: 2, window: 10, membersAfterOwner: 0, memberReturnShare: 0.5 });
-    expect(resolveEngineOptions({ diversity: { membersAfterOwner: 10 } }).diversity).toEqual({ sameNameLimit: 2, window: 10, membersAfterOwner: 10, memberReturnShare: 0.5 });
+    expect(DEFAULT_ENGINE_OPTIONS.diversity).toEqual({ sameNameLimit: 2, window: 10, membersAfterOwner: 0, memberReturnShare: 0.5, testsLast: true });
+    expect(resolveEngineOptions({ diversity: { membersAfterOwner: 10 } }).diversity).toEqual({ sameNameLimit: 2, window: 10, membersAfterOwner: 10, memberReturnShare: 0.5, testsLast: true });
+    expect(() => resolveEngineOptions({ diversity: { testsLast: 'no' as unknown as boolean } })).toThrow(/engine\.diversity\.testsLast/);
     expect(() => resolveEngineOptions({ diversity: { memberReturnShare: Number.NaN } })).toThrow(/engine\.diversity\.memberReturnShare/);
     expect(() => resolveEngineOptions({ diversity: { membersAfterOwner: -1 / 0 } })).toThrow(/engine\.diversity\.membersAfterOwner/);
     expect(() => resolveEngineOptions({ diversity: { sameNameLimit: '2' as unknown as number } })).toThrow(/engine\.diversity\.sameNameLimit/);
   });
 });
 
+describe('moveLast', () => {
+  const isTest = (symbol: RankedSymbol): boolean => symbol.node.file.startsWith('tests/') || symbol.node.file.startsWith('benches/');
+
+  it('moves the symbols it picks after the others, each group in its order, with scores that never rise', () => {
+    const ranked = ranking('tests/test_cart.py:test_total', 'src/cart.py:Cart.total', 'benches/cart.py:bench_total', 'src/cart.py:Cart', 'src/tax.py:rate');
+    const moved = moveLast(ranked, isTest);
+    expect(names(moved)).toEqual(['src/cart.py:Cart.total', 'src/cart.py:Cart', 'src/tax.py:rate', 'tests/test_cart.py:test_total', 'benches/cart.py:bench_total']);
+    expect(moved.map((s) => s.score)).toEqual([99, 97, 96, 96, 96]);
+    // What each moved symbol lost is its tests_last component; the others are untouched.
+    expect(moved[3]!.components[TESTS_LAST_COMPONENT]).toBe(96 - 100);
+    expect(moved[4]!.components[TESTS_LAST_COMPONENT]).toBe(96 - 98);
+    expect(moved[0]).toBe(ranked[1]);
+  });
+
+  it('returns the very ranking when nothing is picked, everything is, or the picked ones are last already', () => {
+    const code = ranking('src/a.py:a', 'src/b.py:b');
+    expect(moveLast(code, isTest)).toBe(code);
+    const tests = ranking('tests/test_a.py:test_a', 'tests/test_b.py:test_b');
+    expect(moveLast(tests, isTest)).toBe(tests);
+    const settled = ranking('src/a.py:a', 'tests/test_a.py:test_a');
+    expect(moveLast(settled, isTest)).toBe(settled);
+  });
+});
+
 describe('diversity in a real task answer', () => {
+  it('puts test code after the code of a task not about tests, and leaves a task about tests alone', async () => {
+    const fixture = await indexedFixture();
+    try {
+      const answer = async (task: string, testsLast: boolean) =>
+        (await createEngine({ store: fixture.store, options: { diversity: { testsLast }, cache: false } }).forTask(task, { budget: 100_000 })).ranked;
+      const task = 'full_dispatch_request runs before_request hooks and stops the dispatch';
+      const ranked = await answer(task, false);
+      const firstTest = ranked.findIndex((s) => s.node.isTest);
+      // The ranker itself puts a test above some of the code.
+      expect(firstTest).toBeGreaterThanOrEqual(0);
+      expect(ranked.slice(firstTest).some((s) => !s.node.isTest)).toBe(true);
+      const moved = await answer(task, true);
+      const lastCode = moved.map((s) => s.node.isTest).lastIndexOf(false);
+      expect(moved.slice(0, lastCode + 1).every((s) => !s.node.isTest)).toBe(true);
+      expect(moved.map((s) => s.node.id).sort()).toEqual(ranked.map((s) => s.node.id).sort());
+      // The default does it.
+      expect((await createEngine({ store: fixture.store, options: { cache: false } }).forTask(task, { budget: 100_000 })).ranked.map((s) => s.node.id)).toEqual(moved.map((s) => s.node.id));
+      // A task about tests keeps the ranker's order.
+      const aboutTests = 'fix the failing test_dispatch_request test';
+      expect((await answer(aboutTests, true)).map((s) => s.node.id)).toEqual((await answer(aboutTests, false)).map((s) => s.node.id));
+    } finally {
+      await fixture.cleanup();
+    }
+  }, 60_000);
+
   it('moves a repeated name after the window, and `explainSymbol` says what it lost', async () => {
     const fixture = await indexedFixture();
     try {
