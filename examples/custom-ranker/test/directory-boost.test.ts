@@ -74,8 +74,9 @@ describe('the directory-boost ranker plugged into the engine', () => {
   });
 
   it('orders by walk score alone with the walk-only ranker', async () => {
-    // The engine's diversity step reorders a task's first ten after any ranker; this reads the ranker's order alone.
-    const options = { diversity: { sameNameLimit: 0, membersAfterOwner: 10 } };
+    // The engine's diversity steps reorder a task's answer after any ranker (the first ten, and
+    // tests after the code); this reads the ranker's order alone.
+    const options = { diversity: { sameNameLimit: 0, membersAfterOwner: 10, testsLast: false } };
     const { ranked, trace } = await createEngine({ store: sample.store, ranker: createWalkOnlyRanker(), options }).forTask(TASK, { fresh: true, trace: true });
     expect(ranked.map((s) => s.score)).toEqual(ranked.map((s) => s.rwr));
     expect(ranked.map((s) => s.rwr)).toEqual([...ranked.map((s) => s.rwr)].sort((a, b) => b - a));

@@ -41,7 +41,7 @@ export const indexCommand: Command = {
   options: {
     languages: { type: 'string', multiple: true, value: 'LIST', description: `only these languages, comma-separated (${BUILTIN_LANGUAGE_IDS.join(', ')}; aliases such as py, ts, golang)`, defaultText: 'all' },
     full: { type: 'boolean', description: 'ignore cached results and re-parse every file' },
-    workers: { type: 'string', value: 'N', description: 'parser threads, the main thread included (0 or 1: the main thread alone)', defaultText: '2 when a core is idle (no other thread running now, or 1-minute load average ≤ cores − 1), else 1' },
+    workers: { type: 'string', value: 'N', description: 'parser threads, the main thread included (0 or 1: the main thread alone)', defaultText: '2 when a core is idle (no other thread running now, or 1-minute load average ≤ cores − 1) and, on a 2-core machine, the files to parse hold 8 MB or more; else 1' },
     force: { type: 'boolean', description: 'index even the file system root or your home directory (refused otherwise: the walk would read everything below it)' },
     store: STORE_OPTION,
   },
@@ -339,7 +339,7 @@ export const watchCommand: Command = {
   options: {
     debounce: { type: 'string', value: 'MS', description: 'quiet time after the last change before indexing', defaultText: '300' },
     languages: { type: 'string', multiple: true, value: 'LIST', description: 'only these languages, comma-separated, as for `knowing index`', defaultText: 'config defaults.languages, else all' },
-    workers: { type: 'string', value: 'N', description: 'parser threads for large batches, the main thread included (0 or 1: the main thread alone)', defaultText: '2 when a core is idle (no other thread running now, or 1-minute load average ≤ cores − 1), else 1' },
+    workers: { type: 'string', value: 'N', description: 'parser threads for large batches, the main thread included (0 or 1: the main thread alone)', defaultText: '2 when a core is idle (no other thread running now, or 1-minute load average ≤ cores − 1) and, on a 2-core machine, the files to parse hold 8 MB or more; else 1' },
     poll: { type: 'boolean', description: 'poll for changes instead of file system events (network drives, some containers, or when the inotify limit is reached)' },
     force: { type: 'boolean', description: 'watch even the file system root or your home directory' },
   },
