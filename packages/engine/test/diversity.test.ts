@@ -216,8 +216,13 @@ describe('diversity in a real task answer', () => {
       const lastCode = moved.map((s) => s.node.isTest).lastIndexOf(false);
       expect(moved.slice(0, lastCode + 1).every((s) => !s.node.isTest)).toBe(true);
       expect(moved.map((s) => s.node.id).sort()).toEqual(ranked.map((s) => s.node.id).sort());
-      // The default does it.
-      expect((await createEngine({ store: fixture.store, options: { cache: false } }).forTask(task, { budget: 100_000 })).ranked.map((s) => s.node.id)).toEqual(moved.map((s) => s.node.id));
+      // The default does it, and `explainSymbol` says what a moved test lost.
+      const engine = createEngine({ store: fixture.store, options: { cache: false } });
+      expect((await engine.forTask(task, { budget: 100_000 })).ranked.map((s) => s.node.id)).toEqual(moved.map((s) => s.node.id));
+      const overtaken = ranked[firstTest]!.node;
+      const explanation = await engine.explainSymbol(task, overtaken.qualifiedName.slice(overtaken.file.length + 1));
+      expect(explanation.components[TESTS_LAST_COMPONENT]).toBeLessThan(0);
+      expect(explanation.rank).toBeGreaterThan(lastCode + 1);
       // A task about tests keeps the ranker's order.
       const aboutTests = 'fix the failing test_dispatch_request test';
       expect((await answer(aboutTests, true)).map((s) => s.node.id)).toEqual((await answer(aboutTests, false)).map((s) => s.node.id));
