@@ -182,7 +182,7 @@ function summarize(results: readonly TaskResult[]) {
     ndcg10dedup: mean(results, (m) => m.dedupNdcgAt10),
     mrr: mean(results, (m) => m.mrr),
     failures: results.filter((r) => r.failed).length,
-    /** The same with namespace wrappers credited for nothing (see isNamespaceWrapper). */
+    /** The same with namespace wrappers credited for nothing (see namespace-credit.ts). */
     namespaceless: {
       p10: namespaceless((m) => m.precisionAt10),
       p10dedup: namespaceless((m) => m.dedupPrecisionAt10),

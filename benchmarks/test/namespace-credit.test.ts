@@ -6,7 +6,7 @@ import { indexRepository } from '@knowing/indexer';
 import { createSqliteStore } from '@knowing/store-sqlite';
 import type { GraphNode, GraphStore } from '@knowing/graph';
 import { scoreTask } from '../src/matching.js';
-import { isNamespaceWrapper, withoutNamespaceCredit } from '../src/namespace-credit.js';
+import { withoutNamespaceCredit } from '../src/namespace-credit.js';
 
 // A Ruby gem as gems are laid out: each file reopens the top-level module around its own class.
 const FILES: Record<string, string> = {
@@ -38,16 +38,13 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-describe('isNamespaceWrapper', () => {
-  it('is true of a module that only encloses another type, false of a module with code and of a class', async () => {
-    const known = new Map<string, boolean>();
-    expect(await isNamespaceWrapper(store, await node('lib/shop/cart.rb.Shop'), known)).toBe(true);
-    expect(await isNamespaceWrapper(store, await node('lib/shop/util.rb.Shop::Util'), known)).toBe(false);
-    expect(await isNamespaceWrapper(store, await node('lib/shop/cart.rb.Shop::Cart'), known)).toBe(false);
-  });
-});
-
 describe('withoutNamespaceCredit', () => {
+  it('takes nothing off a module with code of its own, or off a class', async () => {
+    const returned = [await node('lib/shop/util.rb.Shop::Util'), await node('lib/shop/cart.rb.Shop::Cart')];
+    const credited = await withoutNamespaceCredit(store, returned, ['lib/shop/util.rb.Shop::Util.money', 'lib/shop/cart.rb.Shop::Cart.total'], new Map());
+    expect(credited).toEqual(returned.map((n) => n.qualifiedName));
+  });
+
   it('takes the containment credit off a wrapper and keeps every other rank', async () => {
     const returned = [await node('lib/shop/cart.rb.Shop'), await node('lib/shop/cart.rb.Shop::Cart.total')];
     const truth = ['lib/shop/cart.rb.Shop::Cart.total'];

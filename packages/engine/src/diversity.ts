@@ -62,17 +62,7 @@ export function moveLast(ranked: RankedSymbol[], last: (symbol: RankedSymbol) =>
   for (const symbol of ranked) (last(symbol) ? after : first).push(symbol);
   // Already last (or none, or all): nothing to move.
   if (after.length === 0 || first.length === 0 || ranked.indexOf(after[0]!) > ranked.indexOf(first[first.length - 1]!)) return ranked;
-  const out = [...first];
-  let previous = first[first.length - 1]!.score;
-  for (const symbol of after) {
-    if (symbol.score <= previous) {
-      out.push(symbol);
-      previous = symbol.score;
-      continue;
-    }
-    out.push({ ...symbol, score: previous, components: { ...symbol.components, [TESTS_LAST_COMPONENT]: (symbol.components[TESTS_LAST_COMPONENT] ?? 0) + (previous - symbol.score) } });
-  }
-  return out;
+  return inOrder([...first, ...after], TESTS_LAST_COMPONENT);
 }
 
 /**
@@ -154,7 +144,14 @@ export function diversifyRanking(ranked: RankedSymbol[], options: DiversityOptio
     place(symbol);
   }
   if (!held) return ranked;
-  const order = [...head, ...waiting, ...ranked.slice(next)];
+  return inOrder([...head, ...waiting, ...ranked.slice(next)], DIVERSITY_COMPONENT);
+}
+
+/**
+ * `order` with scores that never rise: a symbol scoring above the one before it takes that
+ * score, and what it lost is added to its `component`.
+ */
+function inOrder(order: readonly RankedSymbol[], component: string): RankedSymbol[] {
   const out: RankedSymbol[] = [];
   let previous = Number.POSITIVE_INFINITY;
   for (const symbol of order) {
@@ -163,8 +160,7 @@ export function diversifyRanking(ranked: RankedSymbol[], options: DiversityOptio
       previous = symbol.score;
       continue;
     }
-    const lowered = previous - symbol.score;
-    out.push({ ...symbol, score: previous, components: { ...symbol.components, [DIVERSITY_COMPONENT]: (symbol.components[DIVERSITY_COMPONENT] ?? 0) + lowered } });
+    out.push({ ...symbol, score: previous, components: { ...symbol.components, [component]: (symbol.components[component] ?? 0) + (previous - symbol.score) } });
   }
   return out;
 }

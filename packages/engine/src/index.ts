@@ -34,6 +34,7 @@ export type {
 export { testCommands } from './test-runners.js';
 export type { TestCommandOptions } from './test-runners.js';
 export { fuseChannels } from './fusion.js';
+export { namespaceWrappers } from './seeds.js';
 export { createTieredChannel } from './channels/tiered.js';
 export { createBm25Channel } from './channels/bm25.js';
 export type { Bm25ChannelOptions } from './channels/bm25.js';

@@ -131,6 +131,12 @@ export function selectSeeds(
  * agent reads (its body is the types, which are symbols of their own), so like a file it is
  * walked through but neither seeded nor returned. A module with methods, fields or constants of
  * its own (a Ruby mixin, a Rust `mod` of functions) is kept. `memo` caches the answer per node.
+ *
+ * @example
+ * ```ts
+ * const wrappers = await namespaceWrappers(store, returned, new Map());
+ * returned.filter((node) => !wrappers.has(node.id)); // the code an agent reads
+ * ```
  */
 export async function namespaceWrappers(store: GraphStore, nodes: readonly GraphNode[], memo: Map<NodeId, boolean>): Promise<Set<NodeId>> {
   const wrappers = new Set<NodeId>();

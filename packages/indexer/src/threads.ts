@@ -69,4 +69,3 @@ export const TWO_CORE_WORKER_MIN_BYTES = 8_000_000;
 export function automaticWorkerMinBytes(cores: number = availableParallelism()): number {
   return cores >= 3 ? 0 : TWO_CORE_WORKER_MIN_BYTES;
 }
-
