@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -63,7 +64,10 @@ export interface LoadedBundle<T> {
  * costs the compile it would have saved.
  */
 export function loadBundle<T>(options: BundleOptions): LoadedBundle<T> {
-  const source = readFileSync(options.file, 'utf8');
+  // The build writes the bundle in ASCII alone (bundle-ascii.ts). Read as latin1, ASCII is the
+  // same string as read as UTF-8, without decoding 2.6 MB: about 10 ms less of every start.
+  const bytes = readFileSync(options.file);
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const hashAt = source.lastIndexOf(BUNDLE_HASH_PREFIX);
   const hash = hashAt < 0 ? '' : source.slice(hashAt + BUNDLE_HASH_PREFIX.length).trim();
   if (!/^[0-9a-f]{16,}$/.test(hash)) throw new Error(`${options.file} has no bundle hash: it was not written by this package's build`);

@@ -52,6 +52,21 @@ describe('loadBundle', () => {
     expect(await second.exports.basename('/x/z.ts')).toBe('z.ts');
   });
 
+  it('reads a bundle as UTF-8: one in ASCII alone, as the build writes it, and one with other characters', () => {
+    const bundleSaying = (literal: string): string => {
+      const file = join(scratch, `text-${copies++}.cjs`);
+      writeFileSync(file, `"use strict";\nexports.text = function text() { return '${literal}'; };\n${BUNDLE_HASH_PREFIX}${'d'.repeat(32)}\n`, 'utf8');
+      return file;
+    };
+    const expected = 'caf\u00e9 \u2014 \u{1F600}';
+    // Escaped, as esbuild writes strings: the file is ASCII.
+    const escaped = loadBundle<{ text(): string }>({ runtimeFlags: [], file: bundleSaying('caf\\u00e9 \\u2014 \\u{1F600}'), cacheDir: undefined, importer });
+    expect(escaped.exports.text()).toBe(expected);
+    // Written out: two, three and four bytes of UTF-8.
+    const written = loadBundle<{ text(): string }>({ runtimeFlags: [], file: bundleSaying(expected), cacheDir: undefined, importer });
+    expect(written.exports.text()).toBe(expected);
+  });
+
   it('keys the cache by the bundle hash, so that a rebuilt bundle never runs an old cache', () => {
     const cacheDir = join(scratch, 'rebuilt');
     const old = loadBundle<Exports>({ runtimeFlags: [], file: writeBundle('rebuilt', 1, 'b'.repeat(32)), cacheDir, importer });
