@@ -88,11 +88,17 @@ describe('adjacency serialization', () => {
     expect(copy.edgeCount).toBe(0);
   });
 
-  it('decodes from an unaligned view', () => {
-    const bytes = serializeAdjacency(buildAdjacency([{ id: 'x' }, { id: 'y' }], [edge('x', 'y')]));
-    const shifted = new Uint8Array(bytes.length + 1);
-    shifted.set(bytes, 1);
-    expect(deserializeAdjacency(shifted.subarray(1)).edgeCount).toBe(1);
+  it('decodes from an unaligned view, copying, and from an aligned one (as a note is read) without a copy', () => {
+    const original = buildAdjacency([{ id: 'x' }, { id: 'y' }, { id: 'z' }], [edge('x', 'y'), edge('y', 'z', 'references', 'derived', 0.5)]);
+    const bytes = serializeAdjacency(original);
+    for (const shift of [1, 2, 4, 8]) {
+      const shifted = new Uint8Array(bytes.length + shift);
+      shifted.set(bytes, shift);
+      const copy = deserializeAdjacency(shifted.subarray(shift));
+      expect([copy.edgeCount, [...copy.outTargets], [...copy.outConfidence], [...copy.outTypes]]).toEqual([2, [...original.outTargets], [...original.outConfidence], [...original.outTypes]]);
+      // A multiple of 4: the arrays are views of the bytes given.
+      expect(copy.outTargets.buffer === shifted.buffer).toBe(shift % 4 === 0);
+    }
   });
 
   it.each([

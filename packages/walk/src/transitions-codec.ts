@@ -67,7 +67,8 @@ export function serializeTransitions(transitions: WalkTransitions, key: string):
 /**
  * Decode bytes written by {@link serializeTransitions}. Undefined when they were weighed with
  * another key; throws `BAD_FORMAT` on anything that is not such bytes, or that does not fit the
- * adjacency given.
+ * adjacency given. The transitions share the bytes' memory when they start at a multiple of 8:
+ * leave them unchanged.
  *
  * @example
  * ```ts
@@ -94,8 +95,15 @@ export function deserializeTransitions(bytes: Uint8Array, options: { readonly ad
     throw badFormat(`computed for ${n} nodes / ${m} edges, the adjacency has ${adjacency.nodeCount} / ${adjacency.edgeCount}`);
   }
   let at = keyEnd;
-  // Copies: the note's bytes need not be aligned for a typed array view.
-  const take = <T extends Float64Array | Int32Array>(make: (buffer: ArrayBuffer) => T, count: number, width: number): T => {
+  // Views of the bytes where they are aligned (a note read from the store is): a copy of a large
+  // graph's megabytes costs a cold query more than the rest of decoding. Copies otherwise.
+  const aligned = LITTLE_ENDIAN && bytes.byteOffset % 8 === 0;
+  const take = <T extends Float64Array | Int32Array>(make: (buffer: ArrayBuffer, offset?: number, length?: number) => T, count: number, width: number): T => {
+    if (aligned) {
+      const array = make(bytes.buffer as ArrayBuffer, bytes.byteOffset + at, count);
+      at += count * width;
+      return array;
+    }
     const slice = bytes.slice(at, at + count * width);
     at += count * width;
     if (LITTLE_ENDIAN) return make(slice.buffer);
@@ -104,11 +112,11 @@ export function deserializeTransitions(bytes: Uint8Array, options: { readonly ad
     for (let i = 0; i < count; i++) out[i] = width === 8 ? v.getFloat64(8 * i, true) : v.getInt32(4 * i, true);
     return out;
   };
-  const edgeWeights = take((b) => new Float64Array(b), m, 8);
-  const weights = take((b) => new Float64Array(b), size, 8);
-  const totalWeight = take((b) => new Float64Array(b), n, 8);
-  const offsets = take((b) => new Int32Array(b), n + 1, 4);
-  const neighbors = take((b) => new Int32Array(b), size, 4);
+  const edgeWeights = take((b, offset, length) => new Float64Array(b, offset, length), m, 8);
+  const weights = take((b, offset, length) => new Float64Array(b, offset, length), size, 8);
+  const totalWeight = take((b, offset, length) => new Float64Array(b, offset, length), n, 8);
+  const offsets = take((b, offset, length) => new Int32Array(b, offset, length), n + 1, 4);
+  const neighbors = take((b, offset, length) => new Int32Array(b, offset, length), size, 4);
   if (offsets[0] !== 0 || offsets[n] !== size) throw badFormat('offsets do not span the neighbour entries');
   for (let i = 0; i < size; i++) if (neighbors[i]! < 0 || neighbors[i]! >= n) throw badFormat(`neighbour ${neighbors[i]} is out of range`);
   return { nodeCount: n, directed, edgeWeights, offsets, neighbors, weights, totalWeight };

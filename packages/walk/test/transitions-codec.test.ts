@@ -33,6 +33,17 @@ describe('serializeTransitions / deserializeTransitions', () => {
     expect(randomWalkWithRestart(adjacency, seeds, { transitions: back }).scores).toEqual(randomWalkWithRestart(adjacency, seeds, { transitions }).scores);
   });
 
+  it('reads bytes at a multiple of 8 in place, as a note is read, and copies them otherwise', () => {
+    const bytes = serializeTransitions(transitions, key);
+    for (const shift of [0, 4, 8, 16]) {
+      const shifted = new Uint8Array(bytes.length + shift);
+      shifted.set(bytes, shift);
+      const back = deserializeTransitions(shifted.subarray(shift), { adjacency, key })!;
+      expect(back).toEqual(transitions);
+      expect([back.weights.buffer === shifted.buffer, back.neighbors.buffer === shifted.buffer]).toEqual([shift % 8 === 0, shift % 8 === 0]);
+    }
+  });
+
   it('returns nothing for transitions weighed with other settings', () => {
     expect(deserializeTransitions(serializeTransitions(transitions, key), { adjacency, key: 'lsp 1' })).toBeUndefined();
   });
