@@ -56,7 +56,13 @@ if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(passes) || passes <
 }
 const invokedFrom = process.env.INIT_CWD ?? process.cwd();
 const corpus = resolve(invokedFrom, values.corpus);
-const repos = listRepos(corpus, values.repos?.split(',').filter(Boolean));
+let repos: string[];
+try {
+  repos = listRepos(corpus, values.repos?.split(',').filter(Boolean));
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+  process.exit(2);
+}
 const scratch = values.scratch === undefined ? join(tmpdir(), 'knowing-native') : resolve(invokedFrom, values.scratch);
 
 /** npm without the npm_config_* pnpm sets for its scripts (npm warns about each). */
