@@ -259,9 +259,9 @@ export function fitPack(pack: ContextPack, options: FitOptions): FittedPack {
     const all = render(symbols.length, budget, task);
     const empty = render(0, budget, task);
     const perSymbol = (all.length - empty.length) / CHARS_PER_TOKEN / Math.max(1, symbols.length);
-    const room = budget - countExactly(empty);
-    const guess = perSymbol > 0 ? Math.floor(room / perSymbol) : symbols.length;
-    return largestFitting(symbols.length, (k) => estimate(k, task) <= budget, guess);
+    const emptyCost = countExactly(empty);
+    const guess = perSymbol > 0 ? Math.floor((budget - emptyCost) / perSymbol) : symbols.length;
+    return largestWithin(symbols.length, (k) => estimate(k, task), budget, guess, emptyCost);
   };
   let k = largestPrefix();
   // Code is planned on the lines' own tokens; a format's escaping (json) or framing can make it
@@ -319,27 +319,55 @@ export function fitPack(pack: ContextPack, options: FitOptions): FittedPack {
 const CHARS_PER_TOKEN = 3.5;
 
 /**
- * The largest k in [0, n] for which `fits` holds, given that it holds for 0 and, once it fails,
- * fails for every larger k. The first probe is `guess`: from there the search gallops up
- * (steps doubling) while it fits, or, once a k fails, halves the interval left. A good guess
- * keeps every probe near the answer; any guess gives the same answer.
+ * The largest k in [0, n] whose `cost` is at most `limit`, given that costs never decrease with
+ * k and that k = 0 fits (`zeroCost` says about what it costs; it only steers the search). The
+ * first probe is `guess`. Each next probe is where the costs seen so far put the last k that
+ * fits: between the closest k that fits and the closest that does not, by their costs, or, while
+ * nothing has failed yet, at the average cost per item so far (at most twice the k that fits, so
+ * no probe goes past twice the answer). An interpolated probe that did not halve the interval is
+ * followed by a halving one. A cost that grows about evenly, as a prefix of symbols does, ends the search two
+ * or three probes after the guess; any guess gives the same answer.
+ *
+ * @example
+ * ```ts
+ * largestWithin(100, (k) => 40 + 25 * k, 1000, 30, 40); // 38: probes 30, 38, 39
+ * ```
  */
-export function largestFitting(n: number, fits: (k: number) => boolean, guess: number): number {
+export function largestWithin(n: number, cost: (k: number) => number, limit: number, guess: number, zeroCost: number): number {
   let lo = 0;
+  let loCost = zeroCost;
   let hi = n + 1;
+  let hiCost = Number.POSITIVE_INFINITY;
   let k = Math.min(n, Math.max(1, Math.floor(guess)));
-  for (let step = Math.max(1, k >> 3); hi > n && lo < n; step *= 2) {
-    if (fits(k)) {
+  let interpolated = false;
+  while (hi - lo > 1) {
+    const before = hi - lo;
+    const value = cost(k);
+    if (value <= limit) {
       lo = k;
-      k = Math.min(n, k + step);
+      loCost = value;
     } else {
       hi = k;
+      hiCost = value;
     }
-  }
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (fits(mid)) lo = mid;
-    else hi = mid;
+    if (hi - lo <= 1) break;
+    // Interpolation can creep along one side of the interval: after an interpolated probe that
+    // left more than half of it, the next one halves it.
+    const crept = interpolated && hi - lo > before / 2;
+    let next: number;
+    if (hi > n) {
+      const perItem = lo > 0 ? (loCost - zeroCost) / lo : 0;
+      const ahead = perItem > 0 ? Math.floor((limit - loCost) / perItem) : lo;
+      next = Math.min(n, 2 * lo + 1, lo + Math.max(1, ahead));
+      interpolated = false;
+    } else if (crept || !(hiCost > loCost)) {
+      next = (lo + hi) >> 1;
+      interpolated = false;
+    } else {
+      next = lo + Math.floor(((limit - loCost) / (hiCost - loCost)) * (hi - lo));
+      interpolated = true;
+    }
+    k = Math.min(hi - 1, Math.max(lo + 1, next));
   }
   return lo;
 }

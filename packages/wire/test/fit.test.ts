@@ -248,20 +248,54 @@ describe('lineGroups', () => {
   });
 });
 
-describe('largestFitting', () => {
-  it('finds the last k that fits from any first guess, probing no further past it than the guess or twice the answer', async () => {
-    const { largestFitting } = await import('../src/fit.js');
+describe('largestWithin', () => {
+  /** Non-decreasing costs of 0..n of several shapes: even, growing, in steps, random increments. */
+  function shapes(n: number, seed: number): { name: string; costs: number[] }[] {
+    let state = seed;
+    const random = (): number => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const build = (name: string, step: (k: number) => number): { name: string; costs: number[] } => {
+      const costs = [30];
+      for (let k = 1; k <= n; k++) costs.push(costs[k - 1]! + step(k));
+      return { name, costs };
+    };
+    return [
+      build('even', () => 25),
+      build('growing', (k) => k),
+      build('steps', (k) => (k % 7 === 0 ? 90 : 0)),
+      build('random', () => Math.floor(random() * 60)),
+      build('long tail', (k) => (k < n / 2 ? 5 : 400)),
+    ];
+  }
+
+  it('finds the last k within the limit from any first guess, never probing past twice the answer', async () => {
+    const { largestWithin } = await import('../src/fit.js');
     for (const n of [0, 1, 2, 3, 7, 60, 137, 1000]) {
-      for (let last = 0; last <= n; last += Math.max(1, Math.floor(n / 13))) {
-        for (const guess of [-3, 0, 1, last - 1, last, last + 1, Math.floor(last / 3), last * 2, n, n + 10]) {
-          const probed: number[] = [];
-          const found = largestFitting(n, (k) => (probed.push(k), k <= last), guess);
-          expect(found, `n=${n} last=${last} guess=${guess}`).toBe(last);
-          // Never beyond what the guess or a doubling from the answer reaches.
-          expect(Math.max(0, ...probed), `n=${n} last=${last} guess=${guess}`).toBeLessThanOrEqual(Math.max(1, guess, 2 * last + 1));
-          expect(probed.every((k) => k >= 0 && k <= n)).toBe(true);
+      for (const { name, costs } of shapes(n, n + 1)) {
+        const top = costs[n]!;
+        for (const limit of [costs[0]!, costs[0]! + 1, Math.floor(top / 3), Math.floor(top / 2), top - 1, top, top + 50]) {
+          let last = 0;
+          while (last < n && costs[last + 1]! <= limit) last++;
+          for (const guess of [-3, 0, 1, last - 1, last, last + 1, Math.floor(last / 3), last * 2, n, n + 10]) {
+            const probed: number[] = [];
+            const found = largestWithin(n, (k) => (probed.push(k), costs[k]!), limit, guess, costs[0]!);
+            const where = `${name} n=${n} limit=${limit} guess=${guess}`;
+            expect(found, where).toBe(last);
+            expect(probed.every((k) => k >= 0 && k <= n), where).toBe(true);
+            expect(Math.max(0, ...probed), where).toBeLessThanOrEqual(Math.max(1, guess, 2 * last + 1));
+            // Never more than a bisection of the whole range needs, twice over.
+            expect(probed.length, where).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(n + 2)) + 2);
+          }
         }
       }
+    }
+  });
+
+  it('ends two or three probes after the guess when the cost grows evenly, as a prefix of symbols does', async () => {
+    const { largestWithin } = await import('../src/fit.js');
+    for (const guess of [10, 30, 37, 60, 90]) {
+      const probed: number[] = [];
+      expect(largestWithin(100, (k) => (probed.push(k), 40 + 25 * k), 1000, guess, 40)).toBe(38);
+      expect(probed.length, `guess ${guess}: ${probed.join(', ')}`).toBeLessThanOrEqual(4);
     }
   });
 
