@@ -26,9 +26,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createLanguageRegistry, discoverFiles } from '@knowing/indexer';
 import { formatTable, median } from './perf-lib.js';
-import { listRepos } from './perf-measure.js';
+import { corpusReposOrExit } from './perf-measure.js';
 import { NATIVE_GRAMMARS, NATIVE_RUNTIME, nativePackageSpecs, peerConflict } from './native-lib.js';
-import type { ListedFile } from './native-parse.js';
+import type { ListedFile } from './native-lib.js';
 
 const USAGE = 'usage: pnpm bench:native --corpus <dir> [--repos flask,caddy] [--runs 3] [--passes 3] [--scratch <dir>] [--json]';
 const CHILD = fileURLToPath(new URL('./native-parse.ts', import.meta.url));
@@ -54,16 +54,8 @@ if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(passes) || passes <
   process.stderr.write(`--runs must be a whole number ≥ 1 and --passes one ≥ 2 (the first pass is not warm)\n${USAGE}\n`);
   process.exit(2);
 }
-const invokedFrom = process.env.INIT_CWD ?? process.cwd();
-const corpus = resolve(invokedFrom, values.corpus);
-let repos: string[];
-try {
-  repos = listRepos(corpus, values.repos?.split(',').filter(Boolean));
-} catch (error) {
-  process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-  process.exit(2);
-}
-const scratch = values.scratch === undefined ? join(tmpdir(), 'knowing-native') : resolve(invokedFrom, values.scratch);
+const { corpus, repos } = corpusReposOrExit(values.corpus, values.repos, USAGE);
+const scratch = values.scratch === undefined ? join(tmpdir(), 'knowing-native') : resolve(process.env.INIT_CWD ?? process.cwd(), values.scratch);
 
 /** npm without the npm_config_* pnpm sets for its scripts (npm warns about each). */
 function npm(args: readonly string[]): { status: number | null; output: string } {

@@ -1,8 +1,17 @@
 /**
- * Pure parts of `bench:native` (native-bench.ts): which tree-sitter packages it installs, and
- * what npm's output says about a plain install of them.
+ * Pure parts of `bench:native` (native-bench.ts): which tree-sitter packages it installs, what
+ * npm's output says about a plain install of them, and the files it hands its measuring processes.
  */
+import type { LanguageId } from '@knowing/graph';
 import type { GrammarName } from '@knowing/indexer/language';
+
+/** A file native-bench.ts hands its measuring processes (native-parse.ts). */
+export interface ListedFile {
+  readonly path: string;
+  readonly absolutePath: string;
+  readonly language: LanguageId;
+  readonly grammar: GrammarName;
+}
 
 /** The Node bindings, the version whose runtime matches web-tree-sitter 0.25. */
 export const NATIVE_RUNTIME = { name: 'tree-sitter', version: '0.25.0' } as const;

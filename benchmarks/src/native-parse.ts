@@ -18,16 +18,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createParser, extractFile } from '@knowing/indexer/language';
 import type { GrammarName } from '@knowing/indexer/language';
-import type { LanguageId } from '@knowing/graph';
 import { NATIVE_GRAMMARS } from './native-lib.js';
-
-/** A file as native-bench.ts lists it. */
-export interface ListedFile {
-  readonly path: string;
-  readonly absolutePath: string;
-  readonly language: LanguageId;
-  readonly grammar: GrammarName;
-}
+import type { ListedFile } from './native-lib.js';
 
 /** A cursor's moves and what it reads, as both runtimes name them. */
 interface AnyCursor {

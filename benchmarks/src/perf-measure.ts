@@ -5,7 +5,7 @@
  */
 import { fork, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Engine, ContextResult } from '@knowing/engine';
 import type { IndexOptions, IndexSummary } from '@knowing/indexer';
@@ -26,6 +26,21 @@ export function listRepos(corpus: string, repos: readonly string[] | undefined):
   return readdirSync(corpus)
     .filter((name) => !name.startsWith('.') && statSync(join(corpus, name)).isDirectory())
     .sort();
+}
+
+/**
+ * A benchmark's corpus (relative to the folder pnpm was called from) and its repositories, as
+ * {@link listRepos} reads them; a corpus or repository that does not exist is a usage error:
+ * its message and `usage` on stderr, exit 2.
+ */
+export function corpusReposOrExit(corpus: string, repos: string | undefined, usage: string): { corpus: string; repos: string[] } {
+  const root = resolve(process.env.INIT_CWD ?? process.cwd(), corpus);
+  try {
+    return { corpus: root, repos: listRepos(root, repos?.split(',').filter(Boolean)) };
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${usage}\n`);
+    process.exit(2);
+  }
 }
 
 export function headCommit(dir: string): string | null {

@@ -14,11 +14,11 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { formatTable, median } from './perf-lib.js';
-import { listRepos } from './perf-measure.js';
+import { corpusReposOrExit } from './perf-measure.js';
 
 const CLI_BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.cjs', import.meta.url));
 const USAGE = 'usage: pnpm bench:threads --corpus <dir> [--repos flask,cargo] [--runs 5] [--json]';
@@ -41,9 +41,7 @@ if (!Number.isInteger(runs) || runs < 1) {
   process.stderr.write(`--runs must be a whole number ≥ 1, got ${values.runs}\n${USAGE}\n`);
   process.exit(2);
 }
-const invokedFrom = process.env.INIT_CWD ?? process.cwd();
-const corpus = resolve(invokedFrom, values.corpus);
-const repos = listRepos(corpus, values.repos?.split(',').filter(Boolean));
+const { corpus, repos } = corpusReposOrExit(values.corpus, values.repos, USAGE);
 
 interface Indexed {
   readonly ms: number;

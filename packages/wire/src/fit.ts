@@ -325,8 +325,8 @@ const CHARS_PER_TOKEN = 3.5;
  * fits: between the closest k that fits and the closest that does not, by their costs, or, while
  * nothing has failed yet, at the average cost per item so far (at most twice the k that fits, so
  * no probe goes past twice the answer). An interpolated probe that did not halve the interval is
- * followed by a halving one. A cost that grows about evenly, as a prefix of symbols does, ends the search two
- * or three probes after the guess; any guess gives the same answer.
+ * followed by a halving one. A cost that grows about evenly, as a prefix of symbols does, ends
+ * the search two or three probes after the guess; any guess gives the same answer.
  *
  * @example
  * ```ts
