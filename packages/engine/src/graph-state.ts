@@ -1,20 +1,15 @@
 import type { Adjacency, GraphStore, NodeId } from '@knowing/graph';
-import {
-  detectCommunities,
-  deserializeCommunities,
-  deserializeTransitions,
-  loadAdjacency,
-  serializeCommunities,
-  serializeTransitions,
-  weightedTransitions,
-} from '@knowing/walk';
-import type { Communities, WalkTransitions } from '@knowing/walk';
+import { detectCommunities, deserializeCommunities, loadAdjacency, serializeCommunities, transitionsFor } from '@knowing/walk';
+import type { Communities, TransitionOptions, WalkTransitions } from '@knowing/walk';
 import type { EngineWalkOptions } from './options.js';
 
 /** The in-memory view of one snapshot of the graph the walk needs. */
 export interface GraphState {
   readonly snapshotId: string | null;
   readonly adjacency: Adjacency;
+  /** How the walk weighs the edges (the engine's edge weights and lsp weight). */
+  readonly weighting: TransitionOptions;
+  /** The edges weighed for the walk, built on first use (the walk's kernel weighs them itself). */
   readonly transitions: WalkTransitions;
   /** Louvain communities, when stored or cheap enough to compute. */
   readonly communities: Communities | undefined;
@@ -28,8 +23,9 @@ export interface GraphState {
 
 const COMMUNITY_NOTE = 'communities';
 /**
- * The walk's weighted transitions, stored by a warm-up (`knowing index`): weighing every edge
- * again ran as cold code in every query process (10–30 ms on caddy's 44 K edges).
+ * The walk's weighted transitions, which warm-ups stored until the walk's kernel weighed the
+ * edges itself (reading them took a cold query longer than weighing them: 3 MB on cargo).
+ * A warm-up deletes the note where an older version left it.
  */
 const TRANSITIONS_NOTE = 'walk-transitions';
 /**
@@ -49,15 +45,14 @@ export class GraphStateCache {
   private current: Promise<GraphState> | undefined;
   private currentSnapshot: string | null | undefined;
 
-  /** What the transitions depend on besides the adjacency: the edge weights (sorted) and the lsp weight. */
-  private readonly transitionsKey: string;
+  /** How the walk weighs the edges: the engine's edge weights and lsp weight. */
+  private readonly weighting: TransitionOptions;
 
   constructor(
     private readonly store: GraphStore,
     private readonly walk: EngineWalkOptions,
   ) {
-    const weights = Object.entries(walk.edgeWeights).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    this.transitionsKey = JSON.stringify({ edgeWeights: weights, lspWeight: walk.lspWeight });
+    this.weighting = { edgeWeights: walk.edgeWeights, lspWeight: walk.lspWeight };
   }
 
   async get(options: { computeCommunities?: boolean } = {}): Promise<GraphState> {
@@ -83,15 +78,14 @@ export class GraphStateCache {
   private async load(snapshotId: string | null, forceCommunities: boolean, previous: Promise<GraphState> | undefined): Promise<GraphState> {
     const reused = previous ? await previous.catch(() => undefined) : undefined;
     const adjacency = reused?.adjacency ?? (await loadAdjacency(this.store, { notes: this.store, snapshotId })).adjacency;
-    const stored = await this.readNote(snapshotId, TRANSITIONS_NOTE, (bytes) => deserializeTransitions(bytes, { adjacency, key: this.transitionsKey }));
-    const transitions = reused?.transitions ?? stored ?? weightedTransitions(adjacency, { edgeWeights: this.walk.edgeWeights, lspWeight: this.walk.lspWeight });
-    // A warm-up leaves them stored for the next process, as it does the communities.
-    if (forceCommunities && snapshotId && stored === undefined) {
-      await this.store.putNote(TRANSITIONS_NOTE, TRANSITIONS_NOTE, serializeTransitions(transitions, this.transitionsKey), snapshotId);
-    }
+    // Built only where something asks for them: the walk's kernel weighs the edges from the adjacency.
+    const weighting = this.weighting;
+    let transitions: WalkTransitions | undefined;
+    const transitionsOf = (): WalkTransitions => (transitions ??= transitionsFor(adjacency, weighting));
+    if (forceCommunities) await this.store.deleteNote(TRANSITIONS_NOTE);
     let communities = reused?.communities ?? (await this.readNote(snapshotId, COMMUNITY_NOTE, (bytes) => deserializeCommunities(bytes, { adjacency })));
     if (!communities && (forceCommunities || adjacency.nodeCount <= LAZY_COMMUNITY_LIMIT)) {
-      communities = detectCommunities(adjacency, { transitions });
+      communities = detectCommunities(adjacency, { transitions: transitionsOf() });
       if (snapshotId) await this.store.putNote(COMMUNITY_NOTE, COMMUNITY_NOTE, serializeCommunities(communities), snapshotId);
     }
     let nodesByLanguage = reused?.nodesByLanguage ?? (await this.readNote(snapshotId, LANGUAGES_NOTE, decodeLanguageCounts));
@@ -101,7 +95,18 @@ export class GraphStateCache {
     }
     const packageRoots = reused?.packageRoots ?? (await this.store.packageRoots());
     const namespaces = reused?.namespaces ?? new Map<NodeId, boolean>();
-    return { snapshotId, adjacency, transitions, communities, packageRoots, namespaces, nodesByLanguage };
+    return {
+      snapshotId,
+      adjacency,
+      weighting,
+      get transitions() {
+        return transitionsOf();
+      },
+      communities,
+      packageRoots,
+      namespaces,
+      nodesByLanguage,
+    };
   }
 
   /** A note stamped with this snapshot, decoded; undefined when missing, stale or undecodable. */

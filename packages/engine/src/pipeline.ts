@@ -283,7 +283,7 @@ function computeWalk(
       tolerance: options.walk.tolerance,
       maxHops: options.walk.maxHops,
       hubDampeningThreshold: options.walk.hubDampeningThreshold,
-      transitions: state.transitions,
+      weighting: state.weighting,
       ...(allowed ? { allowed } : {}),
     },
   );

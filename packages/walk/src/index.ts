@@ -21,7 +21,7 @@ export type {
   LoadedAdjacency,
   AdjacencyReader,
 } from './types.js';
-export { DEFAULT_TRANSITION_OPTIONS, weightedTransitions } from './transitions.js';
+export { DEFAULT_TRANSITION_OPTIONS, transitionsFor, weightedTransitions } from './transitions.js';
 export { serializeTransitions, deserializeTransitions } from './transitions-codec.js';
 export { DEFAULT_WALK_OPTIONS, DEFAULT_CANDIDATE_OPTIONS, randomWalkWithRestart, walkCandidates } from './rwr.js';
 export { DEFAULT_HITS_OPTIONS, hits } from './hits.js';

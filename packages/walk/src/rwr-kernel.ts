@@ -66,6 +66,111 @@ function coverFunction(): FunctionBuilder {
 }
 
 /**
+ * weigh(outOffsets, outTargets, outTypes, outProvenance, typeWeights, n, lsp, lspWeight,
+ * directed, offsets, neighbors, weights, cursor) → entries: `weightedTransitions` without
+ * confidence or external nodes, written where the walk reads them. An edge weighs its type's
+ * weight, × `lspWeight` when its provenance is `lsp`; an edge of weight 0 is left out; undirected,
+ * each edge is listed at both ends (a self-loop once). The same loops in the same order as the
+ * TypeScript, so every entry and weight is the same. `offsets` (n + 1 entries) must be zeroed;
+ * `cursor` has n.
+ */
+function weighFunction(): FunctionBuilder {
+  const f = new FunctionBuilder(
+    [
+      ['outOffsets', 'i32'],
+      ['outTargets', 'i32'],
+      ['outTypes', 'i32'],
+      ['outProvenance', 'i32'],
+      ['typeWeights', 'i32'],
+      ['n', 'i32'],
+      ['lsp', 'i32'],
+      ['lspWeight', 'f64'],
+      ['directed', 'i32'],
+      ['offsets', 'i32'],
+      ['neighbors', 'i32'],
+      ['weights', 'i32'],
+      ['cursor', 'i32'],
+    ],
+    'i32',
+  );
+  f.locals('i32', 'pass', 'source', 'e', 'end', 'p', 'type', 'target', 'slot', 'next', 'i');
+  f.locals('f64', 'w');
+  // Pass 0 counts each node's entries (at offsets[node + 1]); pass 1 fills them.
+  f.block('passes', () =>
+    f.loop('pass', () => {
+      f.get('pass').i32(2).op(Op.i32GeS).brIf('passes');
+      f.i32(0).set('source');
+      f.block('sources', () =>
+        f.loop('source', () => {
+          f.get('source').get('n').op(Op.i32GeS).brIf('sources');
+          f.address('outOffsets', 'source', 2).tee('p').loadI32Offset(0).set('e');
+          f.get('p').loadI32Offset(4).set('end');
+          f.block('edgesDone', () =>
+            f.loop('edge', () => {
+              f.get('e').get('end').op(Op.i32GeS).brIf('edgesDone');
+              f.loadU8('outTypes', 'e').set('type');
+              f.loadF64('typeWeights', 'type').set('w');
+              f.loadU8('outProvenance', 'e').get('lsp').op(Op.i32Eq);
+              f.if(() => f.get('w').get('lspWeight').op(Op.f64Mul).set('w'));
+              f.loadI32('outTargets', 'e').set('target');
+              f.get('e').i32(1).op(Op.i32Add).set('e');
+              f.get('w').f64(0).op(Op.f64Eq).brIf('edge');
+              f.get('pass').op(Op.i32Eqz);
+              f.if(
+                () => {
+                  f.get('source').i32(1).op(Op.i32Add).set('next');
+                  f.storeI32('offsets', 'next', () => f.loadI32('offsets', 'next').i32(1).op(Op.i32Add));
+                  f.get('directed').op(Op.i32Eqz).get('target').get('source').op(Op.i32Ne, Op.i32And);
+                  f.if(() => {
+                    f.get('target').i32(1).op(Op.i32Add).set('next');
+                    f.storeI32('offsets', 'next', () => f.loadI32('offsets', 'next').i32(1).op(Op.i32Add));
+                  });
+                },
+                () => {
+                  f.loadI32('cursor', 'source').set('slot');
+                  f.storeI32('cursor', 'source', () => f.get('slot').i32(1).op(Op.i32Add));
+                  f.storeI32('neighbors', 'slot', () => f.get('target'));
+                  f.storeF64('weights', 'slot', () => f.get('w'));
+                  f.get('directed').op(Op.i32Eqz).get('target').get('source').op(Op.i32Ne, Op.i32And);
+                  f.if(() => {
+                    f.loadI32('cursor', 'target').set('slot');
+                    f.storeI32('cursor', 'target', () => f.get('slot').i32(1).op(Op.i32Add));
+                    f.storeI32('neighbors', 'slot', () => f.get('source'));
+                    f.storeF64('weights', 'slot', () => f.get('w'));
+                  });
+                },
+              );
+              f.br('edge');
+            }),
+          );
+          f.get('source').i32(1).op(Op.i32Add).set('source');
+          f.br('source');
+        }),
+      );
+      // After counting: offsets become running sums, and each node's cursor its first slot.
+      f.get('pass').op(Op.i32Eqz);
+      f.if(() => {
+        f.i32(0).set('i');
+        f.block('summed', () =>
+          f.loop('sum', () => {
+            f.get('i').get('n').op(Op.i32GeS).brIf('summed');
+            f.storeI32('cursor', 'i', () => f.loadI32('offsets', 'i'));
+            f.get('i').i32(1).op(Op.i32Add).set('next');
+            f.storeI32('offsets', 'next', () => f.loadI32('offsets', 'next').loadI32('offsets', 'i').op(Op.i32Add));
+            f.get('next').set('i');
+            f.br('sum');
+          }),
+        );
+      });
+      f.get('pass').i32(1).op(Op.i32Add).set('pass');
+      f.br('pass');
+    }),
+  );
+  f.loadI32('offsets', 'n');
+  return f;
+}
+
+/**
  * iterate(…) → iterations, writing the stop reason (i32) at out+4, the last residual (f64) at
  * out+8 and the address of the final scores (i32) at out+16.
  */
@@ -340,18 +445,19 @@ export interface WalkKernel {
   readonly memory: KernelMemory;
   cover(offsets: number, neighbors: number, hops: number, allowed: number, active: number, seedCount: number, maxHops: number): number;
   iterate(...args: number[]): number;
+  weigh(...args: number[]): number;
 }
 
 /** The kernel's module, emitted from the functions above. */
 export function encodeWalkKernel(): Uint8Array {
-  return encodeModule([['cover', coverFunction()], ['iterate', iterateFunction()]]);
+  return encodeModule([['cover', coverFunction()], ['iterate', iterateFunction()], ['weigh', weighFunction()]]);
 }
 
 /**
  * {@link encodeWalkKernel}'s bytes (base64), kept here: emitting them runs the builder as
  * cold code in every query process. The tests check that the two agree.
  */
-export const WALK_KERNEL = 'AGFzbQEAAAABJwJgB39/f39/f38Bf2AXf39/f39/f39/f39/f39/f39/f3x8fH8BfwIPAQNlbnYGbWVtb3J5AgABAwMCAAEHEwIFY292ZXIAAAdpdGVyYXRlAAEKqwsCvAEBCH8gBSEHAkADQCAIIAdODQEgBCAIQQJ0aigCACEJIAhBAWohCCACIAlBAnRqKAIAQQFqIgogBkwEQCAAIAlBAnRqIg4oAgAhCyAOKAIEIQwCQANAIAsgDE4NASABIAtBAnRqKAIAIQ0gC0EBaiELIAIgDUECdGooAgBBf0cNACADRSADIA1qLQAAcgRAIAIgDUECdGogCjYCACAEIAdBAnRqIA02AgAgB0EBaiEHCwwACwsLDAALCyAHC+oJAhV/CnxBfyEhRAAAAAAAAPB/ITJEAAAAAAAA8D8gE6EhNQJAA0AgFyASTg0BIBdBAWohF0EAIRkCQANAIBkgBU4NASAEIBlBAnRqKAIAIRogCCAaQQN0akQAAAAAAAAAADkDACAZQQFqIRkMAAsLRAAAAAAAAAAAITBBACEZAkADQCAZIAVODQEgBCAZQQJ0aigCACEaIBlBAWohGSAHIBpBA3RqKwMAIixEAAAAAAAAAABhICwgFWNyDQAgBiAaQQN0aisDACItRAAAAAAAAAAAYwRARAAAAAAAAAAAIS4gACAaQQJ0aiIfKAIAIRsgHygCBCEcAkADQCAbIBxODQEgASAbQQJ0aigCACEdIAMgHUECdGooAgBBAE4EQCAuIAIgG0EDdGorAwCgIS4LIBtBAWohGwwACwsgLkQAAAAAAAAAAGQEQCA1IC6jIS0FRAAAAAAAAAAAIS0LIAYgGkEDdGogLTkDAAsgLUQAAAAAAAAAAGEEQCAwICygITAMAQsgLCAtoiEvIAAgGkECdGoiHygCACEbIB8oAgQhHAJAA0AgGyAcTg0BIAEgG0ECdGooAgAhHSADIB1BAnRqKAIAQQBOBEAgCCAdQQN0aiAIIB1BA3RqKwMAIC8gAiAbQQN0aisDAKKgOQMACyAbQQFqIRsMAAsLDAALCyATIDUgMKKgITFBACEeAkADQCAeIAtODQEgCSAeQQJ0aigCACEdIAggHUEDdGogCCAdQQN0aisDACAxIAogHkEDdGorAwCioDkDACAeQQFqIR4MAAsLRAAAAAAAAAAAITJBACEZAkADQCAZIAVODQEgBCAZQQJ0aigCACEaIDIgCCAaQQN0aisDACAHIBpBA3RqKwMAoZmgITIgGUEBaiEZDAALCyAHISsgCCEHICshCCAyIBRjBEBBASEYDAILIBEEQEEAISAgD0EBayEmQQAhGQJAA0AgGSAFTg0BIAQgGUECdGooAgAhJSAZQQFqIRkgByAlQQN0aisDACIzRAAAAAAAAAAAZQ0AICAgD0YEQCAzIA4gJkEDdGorAwBjDQEgMyAOICZBA3RqKwMAYSAlIAwgJkECdGooAgBKcQ0BBSAgQQFqISALICBBAWshIwJAA0AgI0EATA0BICNBAWshJCAOICRBA3RqKwMAIjQgM2QNASA0IDNhIAwgJEECdGooAgAgJUhxDQEgDCAjQQJ0aiAMICRBAnRqKAIANgIAIA4gI0EDdGogNDkDACAkISMMAAsLIAwgI0ECdGogJTYCACAOICNBA3RqIDM5AwAMAAsLQQEhJwJAA0AgJyAgTg0BIAwgJ0ECdGooAgAhKSAnQQFrISgCQANAIChBAEgNASAMIChBAnRqKAIAIClMDQEgKEEBaiEkIAwgJEECdGogDCAoQQJ0aigCADYCACAoQQFrISgMAAsLIChBAWohJCAMICRBAnRqICk2AgAgJ0EBaiEnDAALC0EAISogICAhRgRAQQEhKkEAIScCQANAICcgIE4NASAMICdBAnRqKAIAIA0gJ0ECdGooAgBHBEBBACEqDAILICdBAWohJwwACwsLICoEQCAiQQFqISIFQQAhIgsgICEhIA0hKyAMIQ0gKyEMICIgEE4EQEECIRgMAwsLDAALCyAWIBg2AgQgFiAyOQMIIBYgBzYCECAXCw==';
+export const WALK_KERNEL = 'AGFzbQEAAAABOANgB39/f39/f38Bf2AXf39/f39/f39/f39/f39/f39/f3x8fH8Bf2ANf39/f39/f3x/f39/fwF/Ag8BA2VudgZtZW1vcnkCAAEDBAMAAQIHGwMFY292ZXIAAAdpdGVyYXRlAAEFd2VpZ2gAAgqKDwO8AQEIfyAFIQcCQANAIAggB04NASAEIAhBAnRqKAIAIQkgCEEBaiEIIAIgCUECdGooAgBBAWoiCiAGTARAIAAgCUECdGoiDigCACELIA4oAgQhDAJAA0AgCyAMTg0BIAEgC0ECdGooAgAhDSALQQFqIQsgAiANQQJ0aigCAEF/Rw0AIANFIAMgDWotAAByBEAgAiANQQJ0aiAKNgIAIAQgB0ECdGogDTYCACAHQQFqIQcLDAALCwsMAAsLIAcL6gkCFX8KfEF/ISFEAAAAAAAA8H8hMkQAAAAAAADwPyAToSE1AkADQCAXIBJODQEgF0EBaiEXQQAhGQJAA0AgGSAFTg0BIAQgGUECdGooAgAhGiAIIBpBA3RqRAAAAAAAAAAAOQMAIBlBAWohGQwACwtEAAAAAAAAAAAhMEEAIRkCQANAIBkgBU4NASAEIBlBAnRqKAIAIRogGUEBaiEZIAcgGkEDdGorAwAiLEQAAAAAAAAAAGEgLCAVY3INACAGIBpBA3RqKwMAIi1EAAAAAAAAAABjBEBEAAAAAAAAAAAhLiAAIBpBAnRqIh8oAgAhGyAfKAIEIRwCQANAIBsgHE4NASABIBtBAnRqKAIAIR0gAyAdQQJ0aigCAEEATgRAIC4gAiAbQQN0aisDAKAhLgsgG0EBaiEbDAALCyAuRAAAAAAAAAAAZARAIDUgLqMhLQVEAAAAAAAAAAAhLQsgBiAaQQN0aiAtOQMACyAtRAAAAAAAAAAAYQRAIDAgLKAhMAwBCyAsIC2iIS8gACAaQQJ0aiIfKAIAIRsgHygCBCEcAkADQCAbIBxODQEgASAbQQJ0aigCACEdIAMgHUECdGooAgBBAE4EQCAIIB1BA3RqIAggHUEDdGorAwAgLyACIBtBA3RqKwMAoqA5AwALIBtBAWohGwwACwsMAAsLIBMgNSAwoqAhMUEAIR4CQANAIB4gC04NASAJIB5BAnRqKAIAIR0gCCAdQQN0aiAIIB1BA3RqKwMAIDEgCiAeQQN0aisDAKKgOQMAIB5BAWohHgwACwtEAAAAAAAAAAAhMkEAIRkCQANAIBkgBU4NASAEIBlBAnRqKAIAIRogMiAIIBpBA3RqKwMAIAcgGkEDdGorAwChmaAhMiAZQQFqIRkMAAsLIAchKyAIIQcgKyEIIDIgFGMEQEEBIRgMAgsgEQRAQQAhICAPQQFrISZBACEZAkADQCAZIAVODQEgBCAZQQJ0aigCACElIBlBAWohGSAHICVBA3RqKwMAIjNEAAAAAAAAAABlDQAgICAPRgRAIDMgDiAmQQN0aisDAGMNASAzIA4gJkEDdGorAwBhICUgDCAmQQJ0aigCAEpxDQEFICBBAWohIAsgIEEBayEjAkADQCAjQQBMDQEgI0EBayEkIA4gJEEDdGorAwAiNCAzZA0BIDQgM2EgDCAkQQJ0aigCACAlSHENASAMICNBAnRqIAwgJEECdGooAgA2AgAgDiAjQQN0aiA0OQMAICQhIwwACwsgDCAjQQJ0aiAlNgIAIA4gI0EDdGogMzkDAAwACwtBASEnAkADQCAnICBODQEgDCAnQQJ0aigCACEpICdBAWshKAJAA0AgKEEASA0BIAwgKEECdGooAgAgKUwNASAoQQFqISQgDCAkQQJ0aiAMIChBAnRqKAIANgIAIChBAWshKAwACwsgKEEBaiEkIAwgJEECdGogKTYCACAnQQFqIScMAAsLQQAhKiAgICFGBEBBASEqQQAhJwJAA0AgJyAgTg0BIAwgJ0ECdGooAgAgDSAnQQJ0aigCAEcEQEEAISoMAgsgJ0EBaiEnDAALCwsgKgRAICJBAWohIgVBACEiCyAgISEgDSErIAwhDSArIQwgIiAQTgRAQQIhGAwDCwsMAAsLIBYgGDYCBCAWIDI5AwggFiAHNgIQIBcL3QMCCn8BfAJAA0AgDUECTg0BQQAhDgJAA0AgDiAFTg0BIAAgDkECdGoiESgCACEPIBEoAgQhEAJAA0AgDyAQTg0BIAIgD2otAAAhEiAEIBJBA3RqKwMAIRcgAyAPai0AACAGRgRAIBcgB6IhFwsgASAPQQJ0aigCACETIA9BAWohDyAXRAAAAAAAAAAAYQ0AIA1FBEAgDkEBaiEVIAkgFUECdGogCSAVQQJ0aigCAEEBajYCACAIRSATIA5HcQRAIBNBAWohFSAJIBVBAnRqIAkgFUECdGooAgBBAWo2AgALBSAMIA5BAnRqKAIAIRQgDCAOQQJ0aiAUQQFqNgIAIAogFEECdGogEzYCACALIBRBA3RqIBc5AwAgCEUgEyAOR3EEQCAMIBNBAnRqKAIAIRQgDCATQQJ0aiAUQQFqNgIAIAogFEECdGogDjYCACALIBRBA3RqIBc5AwALCwwACwsgDkEBaiEODAALCyANRQRAQQAhFgJAA0AgFiAFTg0BIAwgFkECdGogCSAWQQJ0aigCADYCACAWQQFqIRUgCSAVQQJ0aiAJIBVBAnRqKAIAIAkgFkECdGooAgBqNgIAIBUhFgwACwsLIA1BAWohDQwACwsgCSAFQQJ0aigCAAs=';
 
 const instantiate = kernel(() => kernelBytes(WALK_KERNEL));
 
@@ -359,5 +465,10 @@ const instantiate = kernel(() => kernelBytes(WALK_KERNEL));
 export function instantiateWalkKernel(bytes: number): WalkKernel | undefined {
   const instance = instantiate(bytes);
   if (!instance) return undefined;
-  return { memory: instance.memory, cover: instance.exports['cover'] as WalkKernel['cover'], iterate: instance.exports['iterate'] as WalkKernel['iterate'] };
+  return {
+    memory: instance.memory,
+    cover: instance.exports['cover'] as WalkKernel['cover'],
+    iterate: instance.exports['iterate'] as WalkKernel['iterate'],
+    weigh: instance.exports['weigh'] as WalkKernel['weigh'],
+  };
 }

@@ -2,11 +2,12 @@ import { ErrorCode, KnowingError, NodeFlag } from '@knowing/graph';
 import type { Adjacency, NodeId } from '@knowing/graph';
 import { KernelLayout } from '@knowing/graph/wasm';
 import { KERNEL_STOP, instantiateWalkKernel } from './rwr-kernel.js';
-import { resolveTransitions } from './transitions.js';
-import type { CandidateOptions, WalkCandidate, WalkOptions, WalkResult, WalkSeed, WalkStopReason, WalkTransitions } from './types.js';
+import { LSP_PROVENANCE_INDEX, edgeWeighing, resolveTransitions, transitionsFor } from './transitions.js';
+import type { EdgeWeighing } from './transitions.js';
+import type { CandidateOptions, TransitionOptions, WalkCandidate, WalkOptions, WalkResult, WalkSeed, WalkStopReason, WalkTransitions } from './types.js';
 
 /** Defaults of {@link randomWalkWithRestart}: the original system's values. */
-export const DEFAULT_WALK_OPTIONS: Readonly<Required<Omit<WalkOptions, 'allowed' | 'transitions' | 'kernel'>>> = Object.freeze({
+export const DEFAULT_WALK_OPTIONS: Readonly<Required<Omit<WalkOptions, 'allowed' | 'transitions' | 'weighting' | 'kernel'>>> = Object.freeze({
   alpha: 0.2,
   maxIterations: 20,
   tolerance: 0.001,
@@ -114,7 +115,7 @@ function sameSet(a: Int32Array, b: Int32Array, count: number): boolean {
   return true;
 }
 
-type ResolvedWalkOptions = Readonly<Required<Omit<WalkOptions, 'allowed' | 'transitions' | 'kernel'>>> & Pick<WalkOptions, 'allowed'>;
+type ResolvedWalkOptions = Readonly<Required<Omit<WalkOptions, 'allowed' | 'transitions' | 'weighting' | 'kernel'>>> & Pick<WalkOptions, 'allowed'>;
 
 function resolveWalkOptions(options: WalkOptions, nodeCount: number): ResolvedWalkOptions {
   const resolved = {
@@ -233,8 +234,7 @@ export function randomWalkWithRestart(adjacency: Adjacency, seeds: readonly Walk
     minPropagationMass: minMass,
     hubDampeningThreshold: hubThreshold,
   } = resolveWalkOptions(options, n);
-  const transitions = resolveTransitions(adjacency, options.transitions);
-  const { offsets, neighbors, weights } = transitions;
+  const given = options.transitions === undefined ? undefined : resolveTransitions(adjacency, options.transitions);
 
   const seedSet = resolveSeeds(adjacency, seeds);
   const seedCount = seedSet.indices.length;
@@ -251,7 +251,7 @@ export function randomWalkWithRestart(adjacency: Adjacency, seeds: readonly Walk
     };
   }
   if (options.kernel !== 'typescript') {
-    const walked = walkInKernel(transitions, seedSet, { alpha, maxIterations, tolerance, topK, maxHops, allowed, stableNeeded, minMass });
+    const walked = walkInKernel(given ?? kernelWeighing(adjacency, options.weighting) ?? transitionsFor(adjacency, options.weighting), seedSet, { alpha, maxIterations, tolerance, topK, maxHops, allowed, stableNeeded, minMass });
     if (walked) {
       normalizeScores(walked.scores, walked.coverage, adjacency.inOffsets, hubThreshold);
       return {
@@ -265,6 +265,8 @@ export function randomWalkWithRestart(adjacency: Adjacency, seeds: readonly Walk
       };
     }
   }
+  const transitions = given ?? transitionsFor(adjacency, options.weighting);
+  const { offsets, neighbors, weights } = transitions;
   const coverage = coverFromSeeds(transitions, seedSet.indices, hops, maxHops, allowed);
   const { active, count: activeCount } = coverage;
 
@@ -379,14 +381,35 @@ interface KernelWalk {
 
 const I32_MAX = 2 ** 31 - 1;
 
+/** An adjacency the kernel weighs itself (see {@link kernelWeighing}). */
+interface KernelEdges {
+  readonly adjacency: Adjacency;
+  readonly weighing: EdgeWeighing;
+}
+
+/**
+ * The weighing of `options` when the kernel can do it (no confidence, external nodes walked), so
+ * that the walk's memory is filled from the adjacency: no transitions to build or read first.
+ */
+function kernelWeighing(adjacency: Adjacency, options: TransitionOptions | undefined): KernelEdges | undefined {
+  const weighing = edgeWeighing(adjacency, options);
+  return weighing.useConfidence || !weighing.traverseExternal ? undefined : { adjacency, weighing };
+}
+
 /**
  * The cover and the iterations in the WebAssembly kernel (`rwr-kernel.ts`), over a memory
- * holding copies of the transitions; undefined where it cannot run (no WebAssembly, a graph
- * past 32-bit addresses), and the TypeScript loops below run instead.
+ * holding copies of the transitions, or the transitions the kernel weighed there from the
+ * adjacency; undefined where it cannot run (no WebAssembly, a graph past 32-bit addresses), and
+ * the TypeScript loops below run instead.
  */
-function walkInKernel(transitions: WalkTransitions, seedSet: ResolvedSeeds, settings: KernelSettings): KernelWalk | undefined {
-  const n = transitions.nodeCount;
-  const m = transitions.neighbors.length;
+function walkInKernel(edges: WalkTransitions | KernelEdges, seedSet: ResolvedSeeds, settings: KernelSettings): KernelWalk | undefined {
+  const weighed = 'weighing' in edges ? edges : undefined;
+  const transitions = 'weighing' in edges ? undefined : edges;
+  const n = weighed ? weighed.adjacency.nodeCount : transitions!.nodeCount;
+  const edgeCount = weighed ? weighed.adjacency.edgeCount : 0;
+  // Weighed here: room for every edge at both ends; pages never written cost nothing.
+  const m = weighed ? (weighed.weighing.directed ? 1 : 2) * edgeCount : transitions!.neighbors.length;
+  const typeCount = weighed ? weighed.weighing.typeWeights.length : 0;
   const seedCount = seedSet.indices.length;
   const topSlots = Math.min(settings.topK, n) + 1;
   const layout = new KernelLayout();
@@ -406,13 +429,43 @@ function walkInKernel(transitions: WalkTransitions, seedSet: ResolvedSeeds, sett
     topValue: layout.take(8 * topSlots),
     allowed: layout.take(n),
     out: layout.take(24),
+    outOffsets: layout.take(weighed ? 4 * (n + 1) : 0),
+    outTargets: layout.take(4 * edgeCount),
+    outTypes: layout.take(edgeCount),
+    outProvenance: layout.take(edgeCount),
+    typeWeights: layout.take(8 * typeCount),
+    cursor: layout.take(weighed ? 4 * n : 0),
   };
   const kernel = instantiateWalkKernel(layout.bytes);
   if (!kernel) return undefined;
   const buffer = kernel.memory.buffer;
-  new Int32Array(buffer, at.offsets, n + 1).set(transitions.offsets);
-  new Int32Array(buffer, at.neighbors, m).set(transitions.neighbors);
-  new Float64Array(buffer, at.weights, m).set(transitions.weights);
+  if (weighed) {
+    const { adjacency, weighing } = weighed;
+    new Int32Array(buffer, at.outOffsets, n + 1).set(adjacency.outOffsets.subarray(0, n + 1));
+    new Int32Array(buffer, at.outTargets, edgeCount).set(adjacency.outTargets.subarray(0, edgeCount));
+    new Uint8Array(buffer, at.outTypes, edgeCount).set(adjacency.outTypes.subarray(0, edgeCount));
+    new Uint8Array(buffer, at.outProvenance, edgeCount).set(adjacency.outProvenance.subarray(0, edgeCount));
+    new Float64Array(buffer, at.typeWeights, typeCount).set(weighing.typeWeights);
+    kernel.weigh(
+      at.outOffsets,
+      at.outTargets,
+      at.outTypes,
+      at.outProvenance,
+      at.typeWeights,
+      n,
+      LSP_PROVENANCE_INDEX,
+      weighing.lspWeight,
+      weighing.directed ? 1 : 0,
+      at.offsets,
+      at.neighbors,
+      at.weights,
+      at.cursor,
+    );
+  } else {
+    new Int32Array(buffer, at.offsets, n + 1).set(transitions!.offsets);
+    new Int32Array(buffer, at.neighbors, m).set(transitions!.neighbors);
+    new Float64Array(buffer, at.weights, m).set(transitions!.weights);
+  }
   const hops = new Int32Array(buffer, at.hops, n).fill(-1);
   const active = new Int32Array(buffer, at.active, n);
   new Float64Array(buffer, at.share, n).fill(-1);

@@ -12,8 +12,6 @@ export const DEFAULT_TRANSITION_OPTIONS: Readonly<Required<TransitionOptions>> =
   traverseExternal: true,
 });
 
-const LSP_PROVENANCE = PROVENANCES.indexOf('lsp_resolved');
-
 function invalid(message: string): KnowingError {
   return new KnowingError(ErrorCode.InvalidArgument, message, { source: 'walk' });
 }
@@ -21,6 +19,36 @@ function invalid(message: string): KnowingError {
 function checkWeight(name: string, value: number): void {
   if (!Number.isFinite(value) || value < 0) throw invalid(`${name} must be a finite number ≥ 0, got ${value}`);
 }
+
+/** How {@link weightedTransitions} weighs an adjacency's edges: its options, checked, and a weight per edge type. */
+export interface EdgeWeighing {
+  readonly typeWeights: Float64Array;
+  readonly lspWeight: number;
+  readonly useConfidence: boolean;
+  readonly directed: boolean;
+  readonly traverseExternal: boolean;
+}
+
+/** The options of {@link weightedTransitions}, checked, with each edge type's weight. */
+export function edgeWeighing(adjacency: Adjacency, options: TransitionOptions = {}): EdgeWeighing {
+  const lspWeight = options.lspWeight ?? DEFAULT_TRANSITION_OPTIONS.lspWeight;
+  const useConfidence = options.useConfidence ?? DEFAULT_TRANSITION_OPTIONS.useConfidence;
+  const directed = options.directed ?? DEFAULT_TRANSITION_OPTIONS.directed;
+  const traverseExternal = options.traverseExternal ?? DEFAULT_TRANSITION_OPTIONS.traverseExternal;
+  const overrides = options.edgeWeights ?? DEFAULT_TRANSITION_OPTIONS.edgeWeights;
+  const excluded = new Set(options.excludeEdgeTypes ?? DEFAULT_TRANSITION_OPTIONS.excludeEdgeTypes);
+  checkWeight('lspWeight', lspWeight);
+  for (const [type, weight] of Object.entries(overrides)) checkWeight(`edgeWeights.${type}`, weight);
+  const typeWeights = new Float64Array(adjacency.typeNames.length);
+  for (let t = 0; t < adjacency.typeNames.length; t++) {
+    const name = adjacency.typeNames[t]!;
+    typeWeights[t] = excluded.has(name) ? 0 : edgeWeight(name, overrides);
+  }
+  return { typeWeights, lspWeight, useConfidence, directed, traverseExternal };
+}
+
+/** The provenance index whose edges weigh `lspWeight` times their type's weight. */
+export const LSP_PROVENANCE_INDEX = PROVENANCES.indexOf('lsp_resolved');
 
 /**
  * Turn an adjacency into walk weights: the edge type's weight (`edgeWeight`, with overrides),
@@ -35,20 +63,7 @@ function checkWeight(name: string, value: number): void {
  * ```
  */
 export function weightedTransitions(adjacency: Adjacency, options: TransitionOptions = {}): WalkTransitions {
-  const lspWeight = options.lspWeight ?? DEFAULT_TRANSITION_OPTIONS.lspWeight;
-  const useConfidence = options.useConfidence ?? DEFAULT_TRANSITION_OPTIONS.useConfidence;
-  const directed = options.directed ?? DEFAULT_TRANSITION_OPTIONS.directed;
-  const traverseExternal = options.traverseExternal ?? DEFAULT_TRANSITION_OPTIONS.traverseExternal;
-  const overrides = options.edgeWeights ?? DEFAULT_TRANSITION_OPTIONS.edgeWeights;
-  const excluded = new Set(options.excludeEdgeTypes ?? DEFAULT_TRANSITION_OPTIONS.excludeEdgeTypes);
-  checkWeight('lspWeight', lspWeight);
-  for (const [type, weight] of Object.entries(overrides)) checkWeight(`edgeWeights.${type}`, weight);
-
-  const typeWeights = new Float64Array(adjacency.typeNames.length);
-  for (let t = 0; t < adjacency.typeNames.length; t++) {
-    const name = adjacency.typeNames[t]!;
-    typeWeights[t] = excluded.has(name) ? 0 : edgeWeight(name, overrides);
-  }
+  const { typeWeights, lspWeight, useConfidence, directed, traverseExternal } = edgeWeighing(adjacency, options);
 
   const n = adjacency.nodeCount;
   const m = adjacency.edgeCount;
@@ -60,7 +75,7 @@ export function weightedTransitions(adjacency: Adjacency, options: TransitionOpt
       if (sourceBlocked || (!traverseExternal && (nodeFlags[outTargets[e]!]! & NodeFlag.External) !== 0)) continue;
       let w = typeWeights[outTypes[e]!]!;
       if (w === 0) continue;
-      if (outProvenance[e] === LSP_PROVENANCE) w *= lspWeight;
+      if (outProvenance[e] === LSP_PROVENANCE_INDEX) w *= lspWeight;
       if (useConfidence) {
         const c = outConfidence[e]!;
         w *= Number.isFinite(c) && c > 0 ? c : 0;
@@ -106,16 +121,31 @@ export function weightedTransitions(adjacency: Adjacency, options: TransitionOpt
   return { nodeCount: n, directed, edgeWeights, offsets, neighbors, weights, totalWeight };
 }
 
-const defaultTransitions = new WeakMap<Adjacency, WalkTransitions>();
+const memoised = new WeakMap<Adjacency, Map<string, WalkTransitions>>();
+
+/** Transitions of an adjacency weighed with `options`, computed once per adjacency object and options. */
+export function transitionsFor(adjacency: Adjacency, options: TransitionOptions = {}): WalkTransitions {
+  const key = JSON.stringify([
+    Object.entries(options.edgeWeights ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    options.lspWeight,
+    options.useConfidence,
+    options.excludeEdgeTypes === undefined ? undefined : [...options.excludeEdgeTypes].sort(),
+    options.directed,
+    options.traverseExternal,
+  ]);
+  let byKey = memoised.get(adjacency);
+  if (!byKey) memoised.set(adjacency, (byKey = new Map()));
+  let transitions = byKey.get(key);
+  if (!transitions) {
+    transitions = weightedTransitions(adjacency, options);
+    byKey.set(key, transitions);
+  }
+  return transitions;
+}
 
 /** Default transitions of an adjacency, computed once per adjacency object. */
 export function defaultTransitionsFor(adjacency: Adjacency): WalkTransitions {
-  let transitions = defaultTransitions.get(adjacency);
-  if (!transitions) {
-    transitions = weightedTransitions(adjacency);
-    defaultTransitions.set(adjacency, transitions);
-  }
-  return transitions;
+  return transitionsFor(adjacency);
 }
 
 /** The transitions to use for a walk, checked against the adjacency. */

@@ -106,8 +106,16 @@ export interface WalkOptions {
    * @default 0
    */
   readonly hubDampeningThreshold?: number;
-  /** Precomputed transitions; defaults to `weightedTransitions(adjacency)` (memoised). */
+  /** Precomputed transitions; defaults to `weightedTransitions(adjacency, weighting)` (memoised). */
   readonly transitions?: WalkTransitions;
+  /**
+   * How to weigh the edges when `transitions` is not given. The WebAssembly kernel weighs them
+   * itself, in the walk's own memory, when neither `useConfidence` nor `traverseExternal: false`
+   * is asked for: a short-lived process then neither reads nor builds the transitions (megabytes
+   * on a large graph). The weights are the same either way.
+   * @default the defaults of `weightedTransitions`
+   */
+  readonly weighting?: TransitionOptions;
 }
 
 /** Why a walk stopped. */

@@ -4,6 +4,7 @@ import { randomWalkWithRestart, walkCandidates, weightedTransitions } from '../s
 import { EXACT, denseRwr, graphOf, rng } from './fixtures.js';
 import { WALK_KERNEL, encodeWalkKernel, instantiateWalkKernel } from '../src/rwr-kernel.js';
 import type { DenseEdge, EdgeSpec } from './fixtures.js';
+import type { TransitionOptions } from '../src/index.js';
 
 const names = (n: number): string[] => Array.from({ length: n }, (_, i) => `n${i}`);
 
@@ -43,6 +44,24 @@ function randomGraph(seed: number, n: number, m: number) {
     dense.push({ source: s, target: t, weight: weight * (lsp ? 0.3 : 1) });
   }
   return { adjacency: graphOf(names(n), specs), dense };
+}
+
+/** A random graph with every edge type, lsp and other provenances, confidences and some self-loops. */
+function graphWithSelfLoops(seed: number, n: number, m: number) {
+  const random = rng(seed);
+  const types = ['calls', 'imports', 'references', 'extends', 'similar_to'];
+  const specs: EdgeSpec[] = [];
+  const seen = new Set<string>();
+  while (specs.length < m) {
+    const s = Math.floor(random() * (n - 2));
+    const t = random() < 0.03 ? s : Math.floor(random() * (n - 2));
+    const type = types[Math.floor(random() * types.length)]!;
+    const key = `${s}/${t}/${type}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    specs.push([`n${s}`, `n${t}`, type, random() < 0.3 ? 'lsp_resolved' : 'ast_resolved', 0.2 + 0.8 * random()]);
+  }
+  return { adjacency: graphOf(names(n), specs) };
 }
 
 describe('randomWalkWithRestart against an independent dense solution', () => {
@@ -287,6 +306,34 @@ describe('the walk in WebAssembly and in TypeScript', () => {
     expect([...wasm.scores]).toEqual([...ts.scores]);
     expect([wasm.iterations, wasm.stopReason, wasm.residual]).toEqual([ts.iterations, ts.stopReason, ts.residual]);
   });
+
+  // The kernel weighs the adjacency itself when no transitions are given (`weighting`).
+  const weightings: [string, TransitionOptions][] = [
+    ['defaults', {}],
+    ['directed, an override, an excluded type and lsp at 0.5', { directed: true, edgeWeights: { imports: 0.9 }, excludeEdgeTypes: ['references'], lspWeight: 0.5 }],
+    ['lsp edges at 0 and a type at 0', { lspWeight: 0, edgeWeights: { extends: 0 } }],
+    ['confidence (weighed in TypeScript)', { useConfidence: true }],
+  ];
+  for (const [label, weighting] of weightings) {
+    it(`weighs the edges as weightedTransitions does: ${label}`, () => {
+      const { adjacency } = graphWithSelfLoops(41, 500, 2200);
+      const random = rng(41);
+      const seeds = Array.from({ length: 5 }, () => ({ index: Math.floor(random() * 498), weight: 0.1 + random() }));
+      const settings = { tolerance: 0, minPropagationMass: 0, maxHops: Number.POSITIVE_INFINITY, topKStableIterations: 0, maxIterations: 30 };
+      const weighedInKernel = randomWalkWithRestart(adjacency, seeds, { ...settings, weighting });
+      const fromTransitions = randomWalkWithRestart(adjacency, seeds, { ...settings, transitions: weightedTransitions(adjacency, weighting) });
+      const inTypeScript = randomWalkWithRestart(adjacency, seeds, { ...settings, weighting, kernel: 'typescript' });
+      for (const other of [fromTransitions, inTypeScript]) {
+        expect([...weighedInKernel.scores]).toEqual([...other.scores]);
+        expect([...weighedInKernel.hops]).toEqual([...other.hops]);
+        expect([weighedInKernel.iterations, weighedInKernel.residual, weighedInKernel.activeCount]).toEqual([other.iterations, other.residual, other.activeCount]);
+      }
+      expect(weighedInKernel.activeCount).toBeGreaterThan(100);
+      // The weighting is applied: the default weights give other scores.
+      const unweighed = randomWalkWithRestart(adjacency, seeds, settings);
+      if (Object.keys(weighting).length > 0) expect([...unweighed.scores]).not.toEqual([...weighedInKernel.scores]);
+    });
+  }
 
   it('stops at once with no iterations allowed, as the TypeScript walk does', () => {
     const { adjacency } = randomGraph(32, 100, 300);
