@@ -23,12 +23,15 @@ const lap = (name) => {
 // which this probe, importing each package's ES modules, does not.
 const loaded = {};
 let tokenizer;
+let tokenizerReady;
 for (const [name, dist] of Object.entries(packages)) {
   loaded[name] = await import(new URL(`file://${dist}`).href);
   lap(`import ${name}`);
   if (name === '@knowing/pack') {
+    // As the command does: the table is read on the thread pool while the rest goes on.
+    tokenizerReady = loaded[name].preloadExactTokenizer?.();
     tokenizer = loaded[name].startExactTokenizer();
-    lap('start the tokenizer (its table, or a worker loading gpt-tokenizer)');
+    lap('start the tokenizer (its table read in the background, or a worker loading gpt-tokenizer)');
   }
 }
 const { createSqliteStore } = loaded['@knowing/store-sqlite'];
@@ -47,13 +50,15 @@ const engine = createEngine({
 });
 lap('create the engine');
 await engine.warm();
-lap('load the graph state (adjacency, transitions, communities)');
+lap('load the graph state (adjacency, communities)');
 const result = await engine.forTask(task, { budget, format, fresh: true, trace: true });
 const total = performance.now() - last;
 const stages = Object.entries(result.trace?.timings ?? {});
 for (const [stage, ms] of stages) phases.push([`query: ${stage}`, ms]);
 phases.push(['query: other (cache keys, glue)', total - stages.reduce((sum, [, ms]) => sum + ms, 0)]);
 last = performance.now();
+await tokenizerReady;
+lap('wait for the tokenizer table');
 fitPack(result.pack, { format, budget: result.pack.tokenBudget, tokenizer, task, tool: 'knowing context' });
 lap('format and count tokens');
 await store.close();

@@ -25,7 +25,7 @@ const COMMUNITY_NOTE = 'communities';
 /**
  * The walk's weighted transitions, which warm-ups stored until the walk's kernel weighed the
  * edges itself (reading them took a cold query longer than weighing them: 3 MB on cargo).
- * A warm-up deletes the note where an older version left it.
+ * A warm-up of a new snapshot deletes the note where an older version left it.
  */
 const TRANSITIONS_NOTE = 'walk-transitions';
 /**
@@ -82,11 +82,12 @@ export class GraphStateCache {
     const weighting = this.weighting;
     let transitions: WalkTransitions | undefined;
     const transitionsOf = (): WalkTransitions => (transitions ??= transitionsFor(adjacency, weighting));
-    if (forceCommunities) await this.store.deleteNote(TRANSITIONS_NOTE);
     let communities = reused?.communities ?? (await this.readNote(snapshotId, COMMUNITY_NOTE, (bytes) => deserializeCommunities(bytes, { adjacency })));
     if (!communities && (forceCommunities || adjacency.nodeCount <= LAZY_COMMUNITY_LIMIT)) {
       communities = detectCommunities(adjacency, { transitions: transitionsOf() });
       if (snapshotId) await this.store.putNote(COMMUNITY_NOTE, COMMUNITY_NOTE, serializeCommunities(communities), snapshotId);
+      // A warm-up of a new snapshot: where an older version stored transitions, they go.
+      if (forceCommunities) await this.store.deleteNote(TRANSITIONS_NOTE);
     }
     let nodesByLanguage = reused?.nodesByLanguage ?? (await this.readNote(snapshotId, LANGUAGES_NOTE, decodeLanguageCounts));
     if (!nodesByLanguage && forceCommunities && snapshotId) {

@@ -328,7 +328,8 @@ export function deserializeAdjacency(input: Uint8Array): Adjacency {
   let at = HEADER_BYTES;
   const typeNames = typeLength === 0 ? [] : decoder.decode(bytes.subarray(at, at + typeLength)).split('\n');
   at += align4(typeLength);
-  const ids = n === 0 ? [] : decoder.decode(bytes.subarray(at, at + idLength)).split('\n');
+  const idBlock = bytes.subarray(at, at + idLength);
+  const ids = n === 0 ? [] : decoder.decode(idBlock).split('\n');
   if (ids.length !== n) throw badFormat(`${ids.length} ids for ${n} nodes`);
   at += align4(idLength);
   const nodeFlags = bytes.slice(at, at + n);
@@ -348,5 +349,24 @@ export function deserializeAdjacency(input: Uint8Array): Adjacency {
   if (problem?.kind === 'span') throw badFormat('offsets do not span the edges');
   if (problem?.kind === 'decrease') throw badFormat(`offsets decrease at node ${problem.node}`);
   if (problem?.kind === 'range') throw badFormat(`edge ${problem.edge} is out of range`);
-  return new CsrAdjacency(ids, nodeFlags, typeNames, outOffsets, outTargets, outTypes, outProvenance, outConfidence, checked?.inverse);
+  const adjacency = new CsrAdjacency(ids, nodeFlags, typeNames, outOffsets, outTargets, outTypes, outProvenance, outConfidence, checked?.inverse);
+  idBlocks.set(adjacency, idBlock);
+  return adjacency;
+}
+
+/** The id block each decoded adjacency was read from (see {@link adjacencyIdBytes}). */
+const idBlocks = new WeakMap<Adjacency, Uint8Array>();
+
+/**
+ * The node ids of an adjacency decoded by {@link deserializeAdjacency}, as the bytes it read
+ * them from: `ids.join('\n')` in UTF-8, without building that string (megabytes of a large
+ * graph). Undefined for an adjacency built otherwise. Leave the bytes unchanged.
+ *
+ * @example
+ * ```ts
+ * const bytes = adjacencyIdBytes(adjacency); // hash them instead of adjacency.ids.join('\n')
+ * ```
+ */
+export function adjacencyIdBytes(adjacency: Adjacency): Uint8Array | undefined {
+  return idBlocks.get(adjacency);
 }

@@ -55,5 +55,6 @@ export {
   buildAdjacency,
   serializeAdjacency,
   deserializeAdjacency,
+  adjacencyIdBytes,
 } from './adjacency.js';
 export type { Adjacency, AdjacencyNode, AdjacencyEdge } from './adjacency.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildAdjacency, deserializeAdjacency, serializeAdjacency, NodeFlag, ErrorCode, isKnowingError } from '../src/index.js';
+import { adjacencyIdBytes, buildAdjacency, deserializeAdjacency, serializeAdjacency, NodeFlag, ErrorCode, isKnowingError } from '../src/index.js';
 import type { AdjacencyEdge } from '../src/index.js';
 
 const edge = (source: string, target: string, type = 'calls', provenance: AdjacencyEdge['provenance'] = 'ast_resolved', confidence = 0.9): AdjacencyEdge => ({
@@ -118,6 +118,21 @@ describe('adjacency serialization', () => {
     const bytes = serializeAdjacency(buildAdjacency([{ id: 'x' }], []));
     new DataView(bytes.buffer).setUint16(6, 99, true);
     expect(() => deserializeAdjacency(bytes)).toThrow(/version 99/);
+  });
+});
+
+describe('adjacencyIdBytes', () => {
+  it('gives the bytes a decoded adjacency read its ids from, and nothing for a built one', () => {
+    const ids = ['a', 'b.\u00e9t\u00e9', '\u{1F600}', 'pkg/x.go.T.m'];
+    const built = buildAdjacency(ids.map((id) => ({ id })), [edge('a', 'pkg/x.go.T.m', 'calls')]);
+    expect(adjacencyIdBytes(built)).toBeUndefined();
+    const decoded = deserializeAdjacency(serializeAdjacency(built));
+    expect(new TextDecoder().decode(adjacencyIdBytes(decoded))).toBe(ids.join('\n'));
+    // Unaligned input is copied once; the id bytes still say the same.
+    const bytes = serializeAdjacency(built);
+    const shifted = new Uint8Array(bytes.length + 1);
+    shifted.set(bytes, 1);
+    expect(new TextDecoder().decode(adjacencyIdBytes(deserializeAdjacency(shifted.subarray(1))))).toBe(ids.join('\n'));
   });
 });
 

@@ -23,6 +23,7 @@ export {
   createHeuristicTokenizer,
   createExactTokenizer,
   startExactTokenizer,
+  preloadExactTokenizer,
   canonicalLine,
   formatScale,
   estimateTokens,

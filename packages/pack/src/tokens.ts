@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { close, fstatSync, openSync, read, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
 import { ErrorCode, KnowingError } from '@knowing/graph';
@@ -66,6 +66,65 @@ function encodingMissing(cause: unknown): KnowingError {
 }
 
 let shipped: BpeCounter | null | undefined;
+/** The background read {@link preloadExactTokenizer} started, while it runs. */
+let preloading: Promise<boolean> | undefined;
+
+const TABLE_URL = (): URL => new URL('./cl100k.bin', import.meta.url);
+
+/** The table from its bytes; null when they are not one (a later count then uses gpt-tokenizer). */
+function tableOf(bytes: Uint8Array): BpeCounter | null {
+  try {
+    return readBpeTable(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Start reading the cl100k_base table this package ships on libuv's thread pool, so that the
+ * first exact count does not read it in this thread (2 MB, several milliseconds of a cold
+ * command, most of it the first touch of fresh memory). One read of the whole file, so it goes
+ * on while this thread is busy. The promise says whether the table is ready (false: there is
+ * none, and counts use gpt-tokenizer); it never rejects. A count before it settles reads the
+ * table itself, as without a preload.
+ *
+ * @example
+ * ```ts
+ * const ready = preloadExactTokenizer();
+ * const tokenizer = startExactTokenizer();
+ * const answer = await engine.forTask(task);
+ * await ready;
+ * tokenizer.count(render(answer));
+ * ```
+ */
+export function preloadExactTokenizer(): Promise<boolean> {
+  if (shipped !== undefined) return Promise.resolve(shipped !== null);
+  preloading ??= new Promise<boolean>((resolve) => {
+    const done = (bytes?: Uint8Array): void => {
+      if (shipped === undefined) shipped = bytes ? tableOf(bytes) : null;
+      preloading = undefined;
+      resolve(shipped !== null);
+    };
+    let fd: number;
+    let buffer: Buffer;
+    try {
+      fd = openSync(TABLE_URL(), 'r');
+      buffer = Buffer.allocUnsafeSlow(fstatSync(fd).size);
+    } catch {
+      return done();
+    }
+    const readFrom = (offset: number): void => {
+      read(fd, buffer, offset, buffer.length - offset, offset, (error, bytesRead) => {
+        const end = offset + (error ? 0 : bytesRead);
+        if (!error && bytesRead > 0 && end < buffer.length) return readFrom(end);
+        close(fd, () => undefined);
+        done(!error && end === buffer.length ? buffer : undefined);
+      });
+    };
+    readFrom(0);
+  });
+  return preloading;
+}
 
 /**
  * The cl100k_base table this package's build writes beside its entry (dist/cl100k.bin, made
@@ -79,7 +138,7 @@ function shippedCl100k(): BpeCounter | undefined {
     shipped = null;
     try {
       // Beside this module, not found through the package's name: resolving a package costs a few ms of a cold start.
-      shipped = readBpeTable(readFileSync(new URL('./cl100k.bin', import.meta.url)));
+      shipped = readBpeTable(readFileSync(TABLE_URL()));
     } catch {
       // Not built (sources run by tests), or a bundle without the table: gpt-tokenizer's tables count instead.
     }
@@ -88,8 +147,8 @@ function shippedCl100k(): BpeCounter | undefined {
 }
 
 /** A tokenizer on the shipped table; a text holding a special token goes to gpt-tokenizer, which refuses it as before. */
-function tableTokenizer(table: BpeCounter, fallback: () => Cl100k): Tokenizer {
-  const count = (text: string): number => table.count(text) ?? fallback().countTokens(text);
+function tableTokenizer(table: () => BpeCounter | undefined, fallback: () => Cl100k): Tokenizer {
+  const count = (text: string): number => table()?.count(text) ?? fallback().countTokens(text);
   return { name: 'cl100k_base', linesAdd: true, count, countEach: (texts) => texts.map(count) };
 }
 
@@ -114,8 +173,9 @@ function loadCl100kHere(): Cl100k {
  * ```
  */
 export async function createExactTokenizer(): Promise<Tokenizer> {
+  if (preloading) await preloading;
   const table = shippedCl100k();
-  if (table) return tableTokenizer(table, loadCl100kHere);
+  if (table) return tableTokenizer(() => table, loadCl100kHere);
   cl100k ??= import('gpt-tokenizer/encoding/cl100k_base');
   let encoding: Cl100k;
   try {
@@ -173,8 +233,10 @@ export function startExactTokenizer(): Tokenizer {
   const require = createRequire(import.meta.url);
   let inThread: Cl100k | undefined;
   const loadHere = (): Cl100k => (inThread ??= loadCl100kHere());
+  // While a preload reads the table, counting waits for it (or reads it, if asked before it is done).
+  if (preloading) return tableTokenizer(shippedCl100k, loadHere);
   const table = shippedCl100k();
-  if (table) return tableTokenizer(table, loadHere);
+  if (table) return tableTokenizer(() => table, loadHere);
   let worker: Worker | undefined;
   try {
     // Required here: worker_threads would load in every cold start, and the shipped table

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import type { UndirectedGraph } from 'graphology';
 import type louvain from 'graphology-communities-louvain';
-import { ErrorCode, KnowingError, NodeFlag, sha256Hex } from '@knowing/graph';
+import { createHash } from 'node:crypto';
+import { ErrorCode, KnowingError, NodeFlag, adjacencyIdBytes, sha256Hex } from '@knowing/graph';
 import type { Adjacency } from '@knowing/graph';
 import { resolveTransitions } from './transitions.js';
 import type { Communities, CommunityOptions, DeserializeCommunitiesOptions, RestrictionOptions } from './types.js';
@@ -74,7 +75,9 @@ const fingerprints = new WeakMap<Adjacency, string>();
 export function adjacencyFingerprint(adjacency: Adjacency): string {
   let fingerprint = fingerprints.get(adjacency);
   if (fingerprint === undefined) {
-    fingerprint = sha256Hex(`ids\0${adjacency.ids.join('\n')}`);
+    // The bytes the ids were decoded from hash the same as the joined ids, without joining them.
+    const idBytes = adjacencyIdBytes(adjacency);
+    fingerprint = idBytes ? createHash('sha256').update('ids\0').update(idBytes).digest('hex') : sha256Hex(`ids\0${adjacency.ids.join('\n')}`);
     fingerprints.set(adjacency, fingerprint);
   }
   return fingerprint;

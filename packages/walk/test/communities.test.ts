@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, NodeFlag } from '@knowing/graph';
+import { ErrorCode, NodeFlag, deserializeAdjacency, serializeAdjacency } from '@knowing/graph';
 import { communityRestriction, deserializeCommunities, detectCommunities, randomWalkWithRestart, serializeCommunities } from '../src/index.js';
+import { adjacencyFingerprint } from '../src/communities.js';
 import { codeOf, graphOf } from './fixtures.js';
 import type { EdgeSpec } from './fixtures.js';
 
@@ -57,6 +58,21 @@ describe('detectCommunities', () => {
     const outOfRange = bytes.slice();
     new DataView(outOfRange.buffer).setInt32(outOfRange.length - 4, 99, true);
     expect(codeOf(() => deserializeCommunities(outOfRange))).toBe(ErrorCode.BadFormat);
+  });
+});
+
+describe('adjacencyFingerprint', () => {
+  it('is the same for an adjacency decoded from bytes as for one built with the same ids', () => {
+    const ids = ['a', 'b.\u00e9t\u00e9', '\u{1F600}', 'pkg/x.go.T.m', 'lone \uD800 half'];
+    const built = graphOf(ids, [['a', 'b.\u00e9t\u00e9'], ['\u{1F600}', 'pkg/x.go.T.m']]);
+    const decoded = deserializeAdjacency(serializeAdjacency(built));
+    // A lone surrogate is written as U+FFFD: the decoded ids are what an index would hold.
+    const rebuilt = graphOf(decoded.ids, [['a', 'b.\u00e9t\u00e9'], ['\u{1F600}', 'pkg/x.go.T.m']]);
+    expect(adjacencyFingerprint(decoded)).toBe(adjacencyFingerprint(rebuilt));
+    expect(adjacencyFingerprint(decoded)).not.toBe(adjacencyFingerprint(graphOf([...decoded.ids].reverse(), [])));
+    // Communities stored for the built graph are read against the decoded one.
+    const stored = serializeCommunities(detectCommunities(rebuilt));
+    expect(deserializeCommunities(stored, { adjacency: decoded }).count).toBeGreaterThan(0);
   });
 });
 

@@ -3,7 +3,7 @@ import type { ContextResult, Engine } from '@knowing/engine';
 import { createSqliteStore } from '@knowing/store-sqlite';
 import { fitPack } from '@knowing/wire';
 import type { FittedPack } from '@knowing/wire';
-import { createExactTokenizer, createHeuristicTokenizer, startExactTokenizer } from '@knowing/pack';
+import { createExactTokenizer, createHeuristicTokenizer, preloadExactTokenizer, startExactTokenizer } from '@knowing/pack';
 import type { Tokenizer } from '@knowing/pack';
 import { readSourceFile } from '../source.js';
 import { booleanValue, listValue, positiveInteger, stringValue, withTaskText } from '../args.js';
@@ -117,6 +117,8 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
   // Answering for a watcher's clients, the index, engine and tokenizer stay open between commands.
   const warm = activeWarmPool();
   const tokenizerName = stringValue(ctx.values, 'tokenizer');
+  // The exact tokenizer's table is read on the thread pool while this thread opens the index and answers.
+  const tokenizerReady = warm || !isExact(tokenizerName) ? undefined : preloadExactTokenizer();
   const tokenizer = warm ? await warm.tokenizer(tokenizerKey(tokenizerName), () => tokenizerFor(tokenizerName, { inThread: true })) : await tokenizerFor(tokenizerName);
 
   // Loaded after the tokenizer started: its tables load in a worker meanwhile, and the engine
@@ -130,6 +132,7 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
     const engine = warm ? await warm.engine(index, engineInputs(index), () => engineFor(index, modelWarning(ctx))) : await engineFor(index, modelWarning(ctx));
     const options = { format, ...(budget !== undefined ? { budget } : {}), ...(booleanValue(ctx.values, 'fresh') ? { fresh: true } : {}) };
     const { result, title } = await answer(ctx, engine, index, query, options);
+    await tokenizerReady;
     const fitted = fitPack(result.pack, {
       format,
       budget: result.pack.tokenBudget,
@@ -165,10 +168,16 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
  * without a round trip to a worker.
  */
 export async function tokenizerFor(name: string | undefined, options: { readonly inThread?: boolean } = {}): Promise<Tokenizer> {
+  if (isExact(name)) return options.inThread ? createExactTokenizer() : startExactTokenizer();
   const choice = tokenizerKey(name);
-  if (choice === 'cl100k' || choice === 'cl100k_base') return options.inThread ? createExactTokenizer() : startExactTokenizer();
   if (choice === 'heuristic' || choice === 'chars/4') return createHeuristicTokenizer();
   throw usageError(`unknown tokenizer "${name}"`, 'use cl100k (exact) or heuristic (characters / 4)');
+}
+
+/** Whether --tokenizer names cl100k_base (the default). */
+function isExact(name: string | undefined): boolean {
+  const choice = tokenizerKey(name);
+  return choice === 'cl100k' || choice === 'cl100k_base';
 }
 
 function tokenizerKey(name: string | undefined): string {
