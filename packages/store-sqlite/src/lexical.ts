@@ -181,39 +181,68 @@ export function bestRows(
   rowsAmong: (term: WeighedTerm, among: string) => number[][],
 ): Map<number, number> {
   const byBound = terms.map((_, i) => i).sort((a, b) => terms[b]!.bound - terms[a]!.bound || a - b);
-  const shares = new Map<number, Float64Array>();
+  // Each found row's share of each term, one row after another in one array (a common word
+  // finds thousands of rows: an array apiece was most of this function's garbage).
+  const width = terms.length;
+  const found = new Map<number, number>();
+  const seqs: number[] = [];
+  let shares = new Float64Array(256 * width);
   const add = (rows: readonly number[][], slot: number, factor: number): void => {
     for (const row of rows) {
       // bm25() is negative for a match, lower is better.
       const value = -row[1]! * factor;
       if (!(value > 0)) continue;
-      let perTerm = shares.get(row[0]!);
-      if (!perTerm) shares.set(row[0]!, (perTerm = new Float64Array(terms.length)));
-      perTerm[slot] = value;
+      const seq = row[0]!;
+      let at = found.get(seq);
+      if (at === undefined) {
+        at = seqs.length;
+        found.set(seq, at);
+        seqs.push(seq);
+        if ((at + 1) * width > shares.length) {
+          const grown = new Float64Array(shares.length * 2);
+          grown.set(shares);
+          shares = grown;
+        }
+      }
+      shares[at * width + slot] = value;
     }
+  };
+  // A row's score from its terms' shares, in the query's order (a term it lacks adds 0).
+  const scoreAt = (at: number): number => {
+    let score = 0;
+    for (let t = at * width, end = t + width; t < end; t++) score += shares[t]!;
+    return score;
   };
   // A margin for the sums' last bits: a row left out must fall short by more than rounding.
   const short = (most: number, needed: number): boolean => most * (1 + 1e-9) + 1e-9 < needed;
   const admitted = new Map<number, boolean>();
+  const admit = (candidates: readonly number[]): void => {
+    const unknown = candidates.map((at) => seqs[at]!).filter((seq) => !admitted.has(seq));
+    if (unknown.length === 0) return;
+    const yes = top.admits(unknown);
+    for (const seq of unknown) admitted.set(seq, yes.has(seq));
+  };
   // A lower bound of the score of the count-th best admitted row: the scores so far only grow.
   // `unread` first: while it is above the count-th best score of any row, the rows need not be
-  // checked against the caller's filters (the score to beat can only be lower).
+  // checked against the caller's filters (the score to beat can only be lower). Only the best
+  // rows are put in order, the first ADMIT_PAGE of them, or all when the caller turns down more.
   const toBeat = (unread: number): number => {
     if (top.count <= 0) return Number.POSITIVE_INFINITY;
-    if (shares.size < top.count) return 0;
-    const partial = [...shares].map(([seq, perTerm]) => [seq, sumOf(perTerm)] as const).sort((a, b) => b[1] - a[1]);
-    if (!short(unread, partial[top.count - 1]![1])) return 0;
-    let kept = 0;
-    for (let at = 0; at < partial.length; at += ADMIT_PAGE) {
-      const page = partial.slice(at, at + ADMIT_PAGE);
-      const unknown = page.map(([seq]) => seq).filter((seq) => !admitted.has(seq));
-      if (unknown.length > 0) {
-        const yes = top.admits(unknown);
-        for (const seq of unknown) admitted.set(seq, yes.has(seq));
+    const rows = seqs.length;
+    if (rows < top.count) return 0;
+    const scores = new Float64Array(rows);
+    for (let at = 0; at < rows; at++) scores[at] = scoreAt(at);
+    if (!short(unread, largest(scores, top.count))) return 0;
+    for (let wanted = Math.max(ADMIT_PAGE, top.count); ; wanted *= 4) {
+      const best = bestFirst(scores, Math.min(wanted, rows));
+      let kept = 0;
+      for (let from = 0; from < best.length; from += ADMIT_PAGE) {
+        const page = best.slice(from, from + ADMIT_PAGE);
+        admit(page);
+        for (const at of page) if (admitted.get(seqs[at]!) && ++kept === top.count) return scores[at]!;
       }
-      for (const [seq, score] of page) if (admitted.get(seq) && ++kept === top.count) return score;
+      if (best.length === rows) return 0;
     }
-    return 0;
   };
   let unread = terms.reduce((sum, term) => sum + term.bound, 0);
   let next = 0;
@@ -224,11 +253,58 @@ export function bestRows(
     add(allRows(terms[slot]!), slot, terms[slot]!.factor);
     if (next < byBound.length && short(unread, (needed = toBeat(unread)))) break;
   }
+  // Rows the unread terms could still lift to the score to beat are the only ones worth reading them for.
+  const kept = next < byBound.length ? seqs.map((_, at) => at).filter((at) => !short(scoreAt(at) + unread, needed)) : seqs.map((_, at) => at);
   if (next < byBound.length) {
-    // Only rows the unread terms could still lift to the score to beat are worth reading them for.
-    for (const [seq, perTerm] of shares) if (short(sumOf(perTerm) + unread, needed)) shares.delete(seq);
-    const among = JSON.stringify([...shares.keys()]);
+    // Only rows of `among` come back, so no row is added below: `found` keeps its slots.
+    const among = JSON.stringify(kept.map((at) => seqs[at]!));
     for (; next < byBound.length; next++) add(rowsAmong(terms[byBound[next]!]!, among), byBound[next]!, terms[byBound[next]!]!.factor);
   }
-  return new Map([...shares].map(([seq, perTerm]) => [seq, sumOf(perTerm)]));
+  return new Map(kept.map((at) => [seqs[at]!, scoreAt(at)]));
+}
+
+/** The `k`-th largest of `values` (k ≥ 1, at most their number), by a heap of the k largest. */
+function largest(values: Float64Array, k: number): number {
+  const heap = new Float64Array(k);
+  let size = 0;
+  for (const value of values) {
+    if (size < k) {
+      // Sift up into the min-heap.
+      let i = size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (heap[parent]! <= value) break;
+        heap[i] = heap[parent]!;
+        i = parent;
+      }
+      heap[i] = value;
+    } else if (value > heap[0]!) {
+      // Replace the smallest and sift down.
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        if (left >= k) break;
+        const right = left + 1;
+        const child = right < k && heap[right]! < heap[left]! ? right : left;
+        if (heap[child]! >= value) break;
+        heap[i] = heap[child]!;
+        i = child;
+      }
+      heap[i] = value;
+    }
+  }
+  return heap[0]!;
+}
+
+/** Indices of the `count` highest scores, highest first (ties: the lower index first). */
+function bestFirst(scores: Float64Array, count: number): number[] {
+  const threshold = largest(scores, count);
+  const above: number[] = [];
+  const at: number[] = [];
+  for (let i = 0; i < scores.length; i++) {
+    if (scores[i]! > threshold) above.push(i);
+    else if (scores[i] === threshold) at.push(i);
+  }
+  above.sort((a, b) => scores[b]! - scores[a]! || a - b);
+  return above.concat(at.slice(0, count - above.length));
 }

@@ -185,6 +185,49 @@ describe('the best rows of a lexical search, without scoring every match of a co
     expect(unread.size).toBe(1000);
   });
 
+  it('keeps every row of the best admitted ones with its full score, on many rows, ties and strict filters', () => {
+    for (const [seed, count, keepShare] of [[1, 1, 0.5], [2, 10, 0.9], [3, 60, 0.05], [4, 250, 0.3], [5, 60, 0.01], [6, 3000, 0.5]] as const) {
+      const random = seeded(seed);
+      const terms: WeighedTerm[] = Array.from({ length: 2 + Math.floor(random() * 5) }, (_, i) => ({ phrase: `"t${i}"`, factor: 0.5 + random(), bound: 0 }));
+      const rows = new Map<string, number[][]>();
+      for (const term of terms) {
+        const matches = new Set<number>();
+        const size = Math.floor(random() * 2500) + 1;
+        while (matches.size < size) matches.add(1 + Math.floor(random() * 3000));
+        // Scores on a coarse grid, so that many rows tie.
+        const list = [...matches].map((row) => [row, -Math.ceil(random() * 8) / 2]);
+        rows.set(term.phrase, list);
+        (term as { bound: number }).bound = Math.max(...list.map(([, score]) => -score! * term.factor)) * 1.01;
+      }
+      const kept = (row: number): boolean => ((row * 2654435761) >>> 0) / 4294967296 < keepShare;
+      const best = bestRows(
+        terms,
+        { count, admits: (seqs) => new Set(seqs.filter(kept)) },
+        (term) => rows.get(term.phrase)!,
+        (term, among) => {
+          const wanted = new Set(JSON.parse(among) as number[]);
+          return rows.get(term.phrase)!.filter(([row]) => wanted.has(row!));
+        },
+      );
+      // Every row scored with every term, in the query's order.
+      const byTerm = terms.map((term) => new Map(rows.get(term.phrase)!.map(([row, score]) => [row!, score!])));
+      const full = new Map<number, number>();
+      for (const matches of byTerm) for (const row of matches.keys()) full.set(row, 0);
+      for (const row of full.keys()) {
+        let score = 0;
+        for (const [t, matches] of byTerm.entries()) score += -(matches.get(row) ?? 0) * terms[t]!.factor;
+        full.set(row, score);
+      }
+      const admittedScores = [...full].filter(([row]) => kept(row)).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+      const cutoff = admittedScores[Math.min(count, admittedScores.length) - 1]?.[1] ?? 0;
+      for (const [row, score] of admittedScores) {
+        if (score < cutoff) break;
+        expect(best.get(row), `seed ${seed}: row ${row}`).toBeCloseTo(score, 9);
+      }
+      for (const [row, score] of best) expect(score, `seed ${seed}: row ${row}`).toBeCloseTo(full.get(row)!, 9);
+    }
+  });
+
   it('returns the same hits, scores and order as scoring every match, whatever the limit, kinds and tests', async () => {
     const random = seeded(7);
     const common = ['error', 'config', 'file', 'read', 'path'];
