@@ -9,7 +9,9 @@
  * to exit), and cold-probe.mjs, a fresh process that does what the command does with the built
  * packages and times each phase from inside: Node's own start, each package's import (leaves
  * first), the tokenizer's start, opening the index, the engine, the graph state, every
- * stage of the query (the engine's trace) and the formatting with its token counts. The CLI
+ * stage of the query (the engine's trace) and the formatting with its token counts, each with
+ * the minor page faults the phase took (a first touch of fresh memory; the query's stages
+ * together). The CLI
  * runs `context` from its one bundle through a V8 code cache (cli/src/compile-cache.ts), which
  * the probe does not: its imports are what a start without that cache costs. Prints the median
  * of each over the runs. `--bin` adds other builds of the CLI (say, of the base branch), timed
@@ -107,6 +109,8 @@ interface RepoFigures {
   readonly cliMs: number[][];
   /** Phase name → its samples, in the order the probe reports them. */
   readonly phases: Map<string, number[]>;
+  /** Phase name → the minor page faults of each sample (phases the probe counts them for). */
+  readonly faults: Map<string, number[]>;
   readonly probeMs: number[];
 }
 
@@ -122,13 +126,16 @@ async function benchRepo(repo: string, work: string): Promise<RepoFigures> {
   const probe = [PROBE, JSON.stringify({ root, db, task, budget, format: 'xml', packages: entries })];
   // Warm-up, not counted: the files into the page cache.
   for (const bin of bins) await timed(cli(bin));
-  const figures: RepoFigures = { repo, task, nodeMs: [], cliMs: bins.map(() => []), phases: new Map(), probeMs: [] };
+  const figures: RepoFigures = { repo, task, nodeMs: [], cliMs: bins.map(() => []), phases: new Map(), faults: new Map(), probeMs: [] };
   for (let run = 0; run < runs; run++) {
     figures.nodeMs.push((await timed(['-e', '0'])).ms);
     for (const [i, bin] of bins.entries()) figures.cliMs[i]!.push((await timed(cli(bin))).ms);
     const { stdout } = await timed(probe);
-    const phases = JSON.parse(stdout) as [string, number][];
-    for (const [name, ms] of phases) figures.phases.set(name, [...(figures.phases.get(name) ?? []), ms]);
+    const phases = JSON.parse(stdout) as [string, number, number | null][];
+    for (const [name, ms, count] of phases) {
+      figures.phases.set(name, [...(figures.phases.get(name) ?? []), ms]);
+      if (count !== null) figures.faults.set(name, [...(figures.faults.get(name) ?? []), count]);
+    }
     figures.probeMs.push(phases.reduce((sum, [, ms]) => sum + ms, 0));
     if (process.stderr.isTTY) process.stderr.write(`\r${repo}: run ${run + 1}/${runs}`);
   }
@@ -157,13 +164,17 @@ if (values.json) {
   ];
   for (const r of results) {
     lines.push('', `${r.repo}: "${r.task}"`);
+    const faultsOf = (name: string): string => {
+      const samples = r.faults.get(name);
+      return samples ? String(Math.round(median(samples))) : '';
+    };
     const rows = [
-      ['node -e 0 (wall)', fmtMs(median(r.nodeMs))],
-      ...bins.map((bin, i) => [`knowing context, cold (wall)${i === 0 ? '' : ` — ${bin}`}`, fmtMs(median(r.cliMs[i]!))]),
-      ['probe: sum of its phases', fmtMs(median(r.probeMs))],
-      ...[...r.phases].map(([name, samples]) => [`  ${name}`, fmtMs(median(samples))]),
+      ['node -e 0 (wall)', fmtMs(median(r.nodeMs)), ''],
+      ...bins.map((bin, i) => [`knowing context, cold (wall)${i === 0 ? '' : ` — ${bin}`}`, fmtMs(median(r.cliMs[i]!)), '']),
+      ['probe: sum of its phases', fmtMs(median(r.probeMs)), ''],
+      ...[...r.phases].map(([name, samples]) => [`  ${name}`, name === 'query: all stages' ? '' : fmtMs(median(samples)), faultsOf(name)]),
     ];
-    lines.push(...formatTable(['figure', 'ms'], rows, ['left', 'right']));
+    lines.push(...formatTable(['figure', 'ms', 'page faults'], rows, ['left', 'right', 'right']));
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -4,16 +4,24 @@
 //
 //   node cold-probe.mjs '{"root":"…","db":"…","task":"…","budget":5000,"format":"xml"}'
 //
-// Prints one JSON line: [[phase, ms], …] in the order the phases ran.
+// Prints one JSON line: [[phase, ms, minor page faults], …] in the order the phases ran (the
+// query's stages come from the engine's trace and carry no fault count; the row `query: all
+// stages` carries theirs, with no time of its own). A first touch of fresh memory is a minor
+// page fault, and on some virtual machines each costs microseconds: the count says which
+// phases touch new memory.
 const nodeStart = performance.now();
+const faults = () => process.resourceUsage().minorPageFault;
 const { root, db, task, budget, format, packages } = JSON.parse(process.argv[2]);
-const phases = [['node start', nodeStart]];
+const phases = [['node start', nodeStart, faults()]];
 let last = performance.now();
-/** Records the time since the previous lap under `name`. */
+let lastFaults = faults();
+/** Records the time and the page faults since the previous lap under `name`. */
 const lap = (name) => {
   const now = performance.now();
-  phases.push([name, now - last]);
+  const count = faults();
+  phases.push([name, now - last, count - lastFaults]);
   last = now;
+  lastFaults = count;
 };
 
 // Leaves first, so that each figure is the package's own modules (and its third-party ones),
@@ -54,9 +62,11 @@ lap('load the graph state (adjacency, communities)');
 const result = await engine.forTask(task, { budget, format, fresh: true, trace: true });
 const total = performance.now() - last;
 const stages = Object.entries(result.trace?.timings ?? {});
-for (const [stage, ms] of stages) phases.push([`query: ${stage}`, ms]);
-phases.push(['query: other (cache keys, glue)', total - stages.reduce((sum, [, ms]) => sum + ms, 0)]);
+for (const [stage, ms] of stages) phases.push([`query: ${stage}`, ms, null]);
+phases.push(['query: other (cache keys, glue)', total - stages.reduce((sum, [, ms]) => sum + ms, 0), null]);
+phases.push(['query: all stages', 0, faults() - lastFaults]);
 last = performance.now();
+lastFaults = faults();
 await tokenizerReady;
 lap('wait for the tokenizer table');
 fitPack(result.pack, { format, budget: result.pack.tokenBudget, tokenizer, task, tool: 'knowing context' });
