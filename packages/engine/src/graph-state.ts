@@ -25,7 +25,7 @@ const COMMUNITY_NOTE = 'communities';
 /**
  * The walk's weighted transitions, which warm-ups stored until the walk's kernel weighed the
  * edges itself (reading them took a cold query longer than weighing them: 3 MB on cargo).
- * A warm-up of a new snapshot deletes the note where an older version left it.
+ * A warm-up deletes the note where an older version left it.
  */
 const TRANSITIONS_NOTE = 'walk-transitions';
 /**
@@ -86,9 +86,9 @@ export class GraphStateCache {
     if (!communities && (forceCommunities || adjacency.nodeCount <= LAZY_COMMUNITY_LIMIT)) {
       communities = detectCommunities(adjacency, { transitions: transitionsOf() });
       if (snapshotId) await this.store.putNote(COMMUNITY_NOTE, COMMUNITY_NOTE, serializeCommunities(communities), snapshotId);
-      // A warm-up of a new snapshot: where an older version stored transitions, they go.
-      if (forceCommunities) await this.store.deleteNote(TRANSITIONS_NOTE);
     }
+    // A warm-up (after every index run) drops the transitions an older version stored.
+    if (forceCommunities) await this.store.deleteNote(TRANSITIONS_NOTE);
     let nodesByLanguage = reused?.nodesByLanguage ?? (await this.readNote(snapshotId, LANGUAGES_NOTE, decodeLanguageCounts));
     if (!nodesByLanguage && forceCommunities && snapshotId) {
       nodesByLanguage = (this.store.nodeCounts ? await this.store.nodeCounts() : await this.store.counts()).nodesByLanguage;
