@@ -53,8 +53,8 @@ async function buildCachedBundle(): Promise<void> {
     esbuildOptions(options) {
       options.alias = { bindings: './src/sqlite-addon.cjs' };
       // Without comments and indentation the bundle is 1.8 MB instead of 2.6: every cold command
-      // reads it, checks it is ASCII and copies it into a string, about 10 ms less (names are
-      // kept, so stack traces still say which function; the source map says where).
+      // reads it, checks it is ASCII and copies it into a string (names are kept, so stack
+      // traces still say which function; the source map says where).
       options.minifyWhitespace = true;
     },
   });
