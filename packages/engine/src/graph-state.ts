@@ -1,16 +1,14 @@
 import type { Adjacency, GraphStore, NodeId } from '@knowing/graph';
 import { detectCommunities, deserializeCommunities, loadAdjacency, serializeCommunities, transitionsFor } from '@knowing/walk';
-import type { Communities, TransitionOptions, WalkTransitions } from '@knowing/walk';
+import type { Communities, TransitionOptions } from '@knowing/walk';
 import type { EngineWalkOptions } from './options.js';
 
 /** The in-memory view of one snapshot of the graph the walk needs. */
 export interface GraphState {
   readonly snapshotId: string | null;
   readonly adjacency: Adjacency;
-  /** How the walk weighs the edges (the engine's edge weights and lsp weight). */
+  /** How the walk weighs the edges (the engine's edge weights and lsp weight); its kernel weighs them itself. */
   readonly weighting: TransitionOptions;
-  /** The edges weighed for the walk, built on first use (the walk's kernel weighs them itself). */
-  readonly transitions: WalkTransitions;
   /** Louvain communities, when stored or cheap enough to compute. */
   readonly communities: Communities | undefined;
   /** Merkle root of each package (directory) at this snapshot, for walk-cache keys. */
@@ -24,7 +22,7 @@ export interface GraphState {
 const COMMUNITY_NOTE = 'communities';
 /**
  * The walk's weighted transitions, which warm-ups stored until the walk's kernel weighed the
- * edges itself (reading them took a cold query longer than weighing them: 3 MB on cargo).
+ * edges itself (reading megabytes back took a cold query longer than weighing them).
  * A warm-up deletes the note where an older version left it.
  */
 const TRANSITIONS_NOTE = 'walk-transitions';
@@ -78,13 +76,9 @@ export class GraphStateCache {
   private async load(snapshotId: string | null, forceCommunities: boolean, previous: Promise<GraphState> | undefined): Promise<GraphState> {
     const reused = previous ? await previous.catch(() => undefined) : undefined;
     const adjacency = reused?.adjacency ?? (await loadAdjacency(this.store, { notes: this.store, snapshotId })).adjacency;
-    // Built only where something asks for them: the walk's kernel weighs the edges from the adjacency.
-    const weighting = this.weighting;
-    let transitions: WalkTransitions | undefined;
-    const transitionsOf = (): WalkTransitions => (transitions ??= transitionsFor(adjacency, weighting));
     let communities = reused?.communities ?? (await this.readNote(snapshotId, COMMUNITY_NOTE, (bytes) => deserializeCommunities(bytes, { adjacency })));
     if (!communities && (forceCommunities || adjacency.nodeCount <= LAZY_COMMUNITY_LIMIT)) {
-      communities = detectCommunities(adjacency, { transitions: transitionsOf() });
+      communities = detectCommunities(adjacency, { transitions: transitionsFor(adjacency, this.weighting) });
       if (snapshotId) await this.store.putNote(COMMUNITY_NOTE, COMMUNITY_NOTE, serializeCommunities(communities), snapshotId);
     }
     // A warm-up (after every index run) drops the transitions an older version stored.
@@ -96,18 +90,7 @@ export class GraphStateCache {
     }
     const packageRoots = reused?.packageRoots ?? (await this.store.packageRoots());
     const namespaces = reused?.namespaces ?? new Map<NodeId, boolean>();
-    return {
-      snapshotId,
-      adjacency,
-      weighting,
-      get transitions() {
-        return transitionsOf();
-      },
-      communities,
-      packageRoots,
-      namespaces,
-      nodesByLanguage,
-    };
+    return { snapshotId, adjacency, weighting: this.weighting, communities, packageRoots, namespaces, nodesByLanguage };
   }
 
   /** A note stamped with this snapshot, decoded; undefined when missing, stale or undecodable. */

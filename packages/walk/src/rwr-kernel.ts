@@ -12,6 +12,15 @@ import type { KernelMemory } from '@knowing/graph/wasm';
 export const KERNEL_STOP = ['max-iterations', 'converged', 'top-k-stable'] as const;
 
 /**
+ * Loads the edge range of `node` in a CSR offsets array, [offsets[node], offsets[node + 1]),
+ * into the locals `e` and `end` (through the local `p`).
+ */
+function edgeRange(f: FunctionBuilder, offsets: string, node: string): void {
+  f.address(offsets, node, 2).tee('p').loadI32Offset(0).set('e');
+  f.get('p').loadI32Offset(4).set('end');
+}
+
+/**
  * cover(offsets, neighbors, hops, allowed, active, seedCount, maxHops) → count: the seeds are in
  * `active[0..seedCount)` with hop 0, every other hop -1; fills hops and active breadth first.
  * `allowed` 0 means every node is.
@@ -39,8 +48,7 @@ function coverFunction(): FunctionBuilder {
       f.loadI32('hops', 'u').i32(1).op(Op.i32Add).tee('nextHop');
       f.get('maxHops').op(Op.i32LeS);
       f.if(() => {
-        f.address('offsets', 'u', 2).tee('p').loadI32Offset(0).set('e');
-        f.get('p').loadI32Offset(4).set('end');
+        edgeRange(f, 'offsets', 'u');
         f.block('edgesDone', () =>
           f.loop('edge', () => {
             f.get('e').get('end').op(Op.i32GeS).brIf('edgesDone');
@@ -103,8 +111,7 @@ function weighFunction(): FunctionBuilder {
       f.block('sources', () =>
         f.loop('source', () => {
           f.get('source').get('n').op(Op.i32GeS).brIf('sources');
-          f.address('outOffsets', 'source', 2).tee('p').loadI32Offset(0).set('e');
-          f.get('p').loadI32Offset(4).set('end');
+          edgeRange(f, 'outOffsets', 'source');
           f.block('edgesDone', () =>
             f.loop('edge', () => {
               f.get('e').get('end').op(Op.i32GeS).brIf('edgesDone');
@@ -239,8 +246,7 @@ function iterateFunction(): FunctionBuilder {
           f.loadF64('share', 'u').tee('perWeight').f64(0).op(Op.f64Lt);
           f.if(() => {
             f.f64(0).set('total');
-            f.address('offsets', 'u', 2).tee('p').loadI32Offset(0).set('e');
-            f.get('p').loadI32Offset(4).set('end');
+            edgeRange(f, 'offsets', 'u');
             f.block('summed', () =>
               f.loop('sum', () => {
                 f.get('e').get('end').op(Op.i32GeS).brIf('summed');
@@ -264,8 +270,7 @@ function iterateFunction(): FunctionBuilder {
             f.br('move');
           });
           f.get('mass').get('perWeight').op(Op.f64Mul).set('moving');
-          f.address('offsets', 'u', 2).tee('p').loadI32Offset(0).set('e');
-          f.get('p').loadI32Offset(4).set('end');
+          edgeRange(f, 'offsets', 'u');
           f.block('spread', () =>
             f.loop('edge', () => {
               f.get('e').get('end').op(Op.i32GeS).brIf('spread');

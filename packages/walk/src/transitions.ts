@@ -143,14 +143,9 @@ export function transitionsFor(adjacency: Adjacency, options: TransitionOptions 
   return transitions;
 }
 
-/** Default transitions of an adjacency, computed once per adjacency object. */
-export function defaultTransitionsFor(adjacency: Adjacency): WalkTransitions {
-  return transitionsFor(adjacency);
-}
-
 /** The transitions to use for a walk, checked against the adjacency. */
 export function resolveTransitions(adjacency: Adjacency, transitions: WalkTransitions | undefined): WalkTransitions {
-  if (!transitions) return defaultTransitionsFor(adjacency);
+  if (!transitions) return transitionsFor(adjacency);
   if (transitions.nodeCount !== adjacency.nodeCount || transitions.edgeWeights.length !== adjacency.edgeCount) {
     throw invalid(
       `transitions were computed for ${transitions.nodeCount} nodes / ${transitions.edgeWeights.length} edges, ` +
