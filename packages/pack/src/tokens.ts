@@ -138,7 +138,7 @@ function shippedCl100k(): BpeCounter | undefined {
     shipped = null;
     try {
       // Beside this module, not found through the package's name: resolving a package costs a few ms of a cold start.
-      shipped = readBpeTable(readFileSync(TABLE_URL()));
+      shipped = tableOf(readFileSync(TABLE_URL()));
     } catch {
       // Not built (sources run by tests), or a bundle without the table: gpt-tokenizer's tables count instead.
     }
@@ -233,7 +233,7 @@ export function startExactTokenizer(): Tokenizer {
   const require = createRequire(import.meta.url);
   let inThread: Cl100k | undefined;
   const loadHere = (): Cl100k => (inThread ??= loadCl100kHere());
-  // While a preload reads the table, counting waits for it (or reads it, if asked before it is done).
+  // While a preload reads the table, counts use it once it is read (one asked for sooner reads it here).
   if (preloading) return tableTokenizer(shippedCl100k, loadHere);
   const table = shippedCl100k();
   if (table) return tableTokenizer(() => table, loadHere);
