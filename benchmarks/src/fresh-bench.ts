@@ -30,7 +30,7 @@ import { parseArgs } from 'node:util';
 import { createSqliteStore } from '@knowing/store-sqlite';
 import { distribution, fmtMs, formatTable, UsageError } from './perf-lib.js';
 import type { Distribution } from './perf-lib.js';
-import { builtCliBin, pickFile, staleBuilds } from './perf-measure.js';
+import { builtCliBin, filesFromMiddle, staleBuilds } from './perf-measure.js';
 
 const USAGE = 'usage: pnpm bench:fresh --repo <checkout> [--runs 15] [--task "…"] [--budget N] [--bin <knowing bin.cjs>] [--keep] [--json]';
 const DEFAULT_TASK = 'handle the request and report an error when the configuration is invalid';
@@ -147,20 +147,24 @@ interface EditTarget {
   readonly comment: string;
 }
 
-/** A mid-sized function (at least three lines) in a mid-sized file of the index. */
+/**
+ * A mid-sized function (at least three lines) in a mid-sized file of the index: the median
+ * file by size, or the nearest to it that has such a function.
+ */
 async function pickTarget(root: string, dbPath: string): Promise<EditTarget> {
   const store = await createSqliteStore({ path: dbPath, readonly: true });
   try {
-    const file = await pickFile(store);
-    if (!file) throw new Error(`${root}: the index holds no file to edit`);
-    const functions = (await store.nodesInFile(file))
-      .filter((node) => (node.kind === 'function' || node.kind === 'method') && !node.isTest && node.endLine - node.startLine >= 2)
-      .sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine) || a.startLine - b.startLine);
-    const node = functions[Math.floor(functions.length / 2)];
-    if (!node) throw new Error(`${file}: no function of three lines or more to edit`);
-    const lines = readFileSync(join(root, file), 'utf8').split('\n');
-    const extension = file.slice(file.lastIndexOf('.'));
-    return { file, symbol: node.qualifiedName, lines, before: node.endLine - 1, comment: COMMENT_BY_EXTENSION[extension] ?? '//' };
+    for (const file of await filesFromMiddle(store)) {
+      const functions = (await store.nodesInFile(file))
+        .filter((node) => (node.kind === 'function' || node.kind === 'method') && !node.isTest && node.endLine - node.startLine >= 2)
+        .sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine) || a.startLine - b.startLine);
+      const node = functions[Math.floor(functions.length / 2)];
+      if (!node) continue;
+      const lines = readFileSync(join(root, file), 'utf8').split('\n');
+      const extension = file.slice(file.lastIndexOf('.'));
+      return { file, symbol: node.qualifiedName, lines, before: node.endLine - 1, comment: COMMENT_BY_EXTENSION[extension] ?? '//' };
+    }
+    throw new Error(`${root}: the index holds no function of three lines or more to edit`);
   } finally {
     await store.close();
   }

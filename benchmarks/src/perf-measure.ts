@@ -107,8 +107,21 @@ export function staleBuilds(packages: readonly string[]): string[] {
 
 /** A mid-sized source file the index holds: deterministic, typical of the repository. */
 export async function pickFile(store: SqliteGraphStore): Promise<string | null> {
+  return (await filesFromMiddle(store))[0] ?? null;
+}
+
+/** The indexed files without syntax errors, the median by size first, then outwards from it (smaller, larger, smaller, …). */
+export async function filesFromMiddle(store: SqliteGraphStore): Promise<string[]> {
   const files = (await store.listFiles()).filter((f) => f.syntaxErrors === 0).sort((a, b) => a.sizeBytes - b.sizeBytes || (a.path < b.path ? -1 : 1));
-  return files[Math.floor(files.length / 2)]?.path ?? null;
+  const middle = Math.floor(files.length / 2);
+  const order: string[] = [];
+  for (let step = 0; order.length < files.length; step++) {
+    const below = middle - step;
+    const above = middle + step;
+    if (step > 0 && below >= 0) order.push(files[below]!.path);
+    if (above < files.length) order.push(files[above]!.path);
+  }
+  return order;
 }
 
 const COMMENT_BY_EXTENSION: Record<string, string> = { '.py': '#', '.pyi': '#', '.rb': '#' };

@@ -83,6 +83,10 @@ export async function freshen(ctx: CommandContext, index: OpenIndex): Promise<Fr
       store: index.store,
       ...(languages ? { languages } : {}),
       ...(defaults.workers !== undefined ? { workers: defaults.workers } : {}),
+      // Edits in place are all the check found: the run looks at those files alone instead of
+      // walking the tree again. A file gone from the walk may be newly ignored, which only a
+      // walk tells (and a new file walks anyway).
+      ...(report.added.length === 0 && report.deleted.length === 0 ? { changedPaths: [...report.changed, ...report.touched] } : {}),
       onProgress: progress.onProgress,
       ...(ctx.io.signal ? { signal: ctx.io.signal } : {}),
     });

@@ -89,6 +89,20 @@ describe('context refreshes the index before answering', () => {
     expect((JSON.parse(stats.stdout) as { files: number }).files).toBe(12);
   });
 
+  it('a file an ignore rule now covers leaves the index, beside an edit of another', async () => {
+    const repo = await indexedRepo('knowing-fresh-ignored-');
+    editFormatCents(repo);
+    writeFileSync(join(repo, '.gitignore'), 'bookshop/payments.py\n');
+    const result = await knowing(['context', '--task', WORD, '--format', 'gcf'], { cwd: repo });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^knowing: re-indexed 1 changed file, removed 1 deleted file from the index in \d+ ms$/m);
+    const symbols = gcfSymbols(result.stdout);
+    expect(symbols[0]).toBe('bookshop/receipts.py.format_cents');
+    expect(symbols.filter((symbol) => symbol.startsWith('bookshop/payments.py'))).toEqual([]);
+    const stats = await knowing(['stats', '--json'], { cwd: repo });
+    expect((JSON.parse(stats.stdout) as { files: number }).files).toBe(11);
+  });
+
   it('config defaults.refresh: false answers from the index as it is', async () => {
     const repo = await indexedRepo('knowing-fresh-config-');
     writeFileSync(join(repo, 'knowing.config.json'), JSON.stringify({ defaults: { refresh: false } }));

@@ -10,7 +10,7 @@ import type { GraphStore } from '@knowing/graph';
 import { DEFAULT_DISCOVER_OPTIONS, discoverFiles } from './discover.js';
 import { LANGUAGE_ALIASES } from './language-aliases.js';
 import type { KnownFileState } from './discover.js';
-import { loadDirectories, loadState } from './state-load.js';
+import { loadDirectories, loadFileStats } from './state-load.js';
 
 /**
  * The extensions of each built-in language, as its module declares them: a copy, so that the
@@ -138,12 +138,12 @@ export async function checkFreshness(options: FreshnessOptions): Promise<Freshne
   const accept = sourceFileFilter(options.languages);
   const store = options.store;
   const repo = await store.repo();
-  const state = repo ? await loadState(store, repo.id) : undefined;
+  const stats = repo ? await loadFileStats(store, repo.id) : undefined;
   // What the index holds, by path: with a usable state its entries (content hash and the stat
   // it was taken under), else the stored file records, whose content every file is hashed for.
-  const known = new Map<string, KnownFileState>(state ? Object.entries(state.files) : []);
+  const known: ReadonlyMap<string, KnownFileState> = stats ?? new Map();
   const indexed = new Map<string, string>();
-  if (state) {
+  if (stats) {
     for (const [file, entry] of known) indexed.set(file, entry.contentHash);
   } else {
     for (const record of await store.listFiles()) indexed.set(record.path, record.contentHash);
@@ -190,7 +190,7 @@ export async function checkFreshness(options: FreshnessOptions): Promise<Freshne
     deleted,
     touched,
     hashed,
-    stateUsable: state !== undefined,
+    stateUsable: stats !== undefined,
     checkMs: Math.round((performance.now() - started) * 10) / 10,
   };
 }

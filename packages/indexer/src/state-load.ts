@@ -6,7 +6,7 @@
  * load them either.
  */
 import type { GraphStore, NodeId } from '@knowing/graph';
-import type { DirectoryListing } from './discover.js';
+import type { DirectoryListing, KnownFileState } from './discover.js';
 import { LEXICAL_VERSION } from './lexical.js';
 
 export const STATE_KEY = 'indexer:state';
@@ -178,6 +178,65 @@ async function loadDelta(store: GraphStore, snapshotId: string, repoId: string):
   } catch {
     return undefined;
   }
+}
+
+export const FILE_STATS_KEY = 'indexer:file-stats';
+
+/**
+ * What a freshness check needs of the state, apart from it: per file its size, times and
+ * content hash. The state holds much more per file (edge counts, external names, test
+ * targets: 800 KB on cargo, about 35 ms to read and parse), and every answer's check reads
+ * this before anything else. Written with every state (or delta) and stamped with the same
+ * snapshot, so it stands for the state exactly while that snapshot is current.
+ */
+export interface StoredFileStats {
+  /** {@link STATE_STAMP}: the stats of another layout or rules are not the state's. */
+  readonly v: number;
+  readonly repoId: string;
+  /** Sorted. */
+  readonly paths: readonly string[];
+  /** Per path, its content hash (`''` for a file whose extraction failed, as in the state). */
+  readonly hashes: readonly string[];
+  /** Per path, three numbers: size in bytes, mtime and ctime in milliseconds. */
+  readonly stats: readonly number[];
+}
+
+/** The stats note of `files`. */
+export function fileStatsOf(repoId: string, files: Readonly<Record<string, KnownFileState & { readonly ctimeMs: number }>>): StoredFileStats {
+  const paths = Object.keys(files).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const hashes: string[] = [];
+  const stats: number[] = [];
+  for (const file of paths) {
+    const entry = files[file]!;
+    hashes.push(entry.contentHash);
+    stats.push(entry.sizeBytes, entry.mtimeMs, entry.ctimeMs);
+  }
+  return { v: STATE_STAMP, repoId, paths, hashes, stats };
+}
+
+function parseFileStats(json: unknown): { readonly repoId: string; readonly files: ReadonlyMap<string, KnownFileState> } | undefined {
+  const stored = json as StoredFileStats;
+  if (stored.v !== STATE_STAMP || !Array.isArray(stored.paths) || stored.hashes?.length !== stored.paths.length || stored.stats?.length !== stored.paths.length * 3) return undefined;
+  const files = new Map<string, KnownFileState>();
+  stored.paths.forEach((file, index) => {
+    files.set(file, { sizeBytes: stored.stats[index * 3]!, mtimeMs: stored.stats[index * 3 + 1]!, ctimeMs: stored.stats[index * 3 + 2]!, contentHash: stored.hashes[index]! });
+  });
+  return { repoId: stored.repoId, files };
+}
+
+/**
+ * Every indexed file's size, times and content hash, as the state holds them, if the store
+ * holds a usable state: from the stats note when it is stamped with the current snapshot,
+ * else from the state itself (an index written before the stats note was kept).
+ */
+export async function loadFileStats(store: GraphStore, repoId: string): Promise<ReadonlyMap<string, KnownFileState> | undefined> {
+  const note = await store.getNote(FILE_STATS_KEY);
+  if (note && note.snapshot !== null && note.snapshot === (await store.currentSnapshot())?.id) {
+    const stats = parsedNote(FILE_STATS_KEY, note.value, parseFileStats);
+    if (stats && stats.repoId === repoId) return stats.files;
+  }
+  const state = await loadState(store, repoId);
+  return state ? new Map(Object.entries(state.files)) : undefined;
 }
 
 export const DIRECTORIES_KEY = 'indexer:directories';

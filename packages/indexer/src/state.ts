@@ -9,6 +9,8 @@
  *   resolve against it reading only the tables they reach.
  * - `indexer:state`: per file its size, mtime, hashes, edge counts, external names and test
  *   targets; per derived owner its output hash and edge counts.
+ * - `indexer:file-stats`: per file its size, times and content hash alone, which is all a
+ *   freshness check reads (see `StoredFileStats`).
  * - `indexer:directories`: the directory listings of the last walk (see `DirectoryListing`),
  *   a cache that each listing's mtime validates on its own: written only when it changed,
  *   and trusted whatever state it comes with.
@@ -26,7 +28,7 @@ import { Interner } from './interner.js';
 import type { FileExtraction } from './languages/types.js';
 import { qualifiedNameOf } from './resolve.js';
 import type { ProjectLinks } from './resolve.js';
-import { DELTA_KEY, DIRECTORIES_KEY, DIRECTORIES_VERSION, STATE_KEY, STATE_STAMP, sameBytes } from './state-load.js';
+import { DELTA_KEY, DIRECTORIES_KEY, DIRECTORIES_VERSION, FILE_STATS_KEY, STATE_KEY, STATE_STAMP, fileStatsOf, sameBytes } from './state-load.js';
 import type { FileState, IndexState, StoredDelta, StoredDirectories, StoredState } from './state-load.js';
 
 // The read side lives in state-load.ts (see there why); indexer.ts takes both from here.
@@ -39,6 +41,7 @@ const TABLES_KIND = 'indexer-tables';
 const encoder = new TextEncoder();
 
 const DELTA_KIND = 'indexer-state-delta';
+const FILE_STATS_KIND = 'indexer-file-stats';
 /** A delta of more files than this is folded into a rewritten state note. */
 const MAX_DELTA_FILES = 64;
 
@@ -49,6 +52,12 @@ const MAX_DELTA_FILES = 64;
  * whole state is rewritten and the delta dropped.
  */
 export async function saveState(store: GraphStore, state: Omit<IndexState, 'v' | 'basis'>, snapshotId: string, previous?: IndexState): Promise<void> {
+  await saveStateNotes(store, state, snapshotId, previous);
+  // After the state: stamped with the snapshot, it stands for a state that is there.
+  await store.putNote(FILE_STATS_KEY, FILE_STATS_KIND, encoder.encode(JSON.stringify(fileStatsOf(state.repoId, state.files))), snapshotId);
+}
+
+async function saveStateNotes(store: GraphStore, state: Omit<IndexState, 'v' | 'basis'>, snapshotId: string, previous?: IndexState): Promise<void> {
   const changed = previous?.basis ? filesToDelta(previous, state.files) : undefined;
   if (changed) {
     const delta: StoredDelta = { v: STATE_STAMP, base: previous!.basis!.stateId, repoId: state.repoId, tablesId: state.tablesId, derived: state.derived, files: changed };

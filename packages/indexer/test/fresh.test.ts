@@ -120,10 +120,41 @@ describe('checkFreshness', () => {
     await expect(checkFreshness({ root, store, languages: ['cobol'] })).rejects.toSatisfy((error) => isKnowingError(error, 'UNKNOWN_LANGUAGE'));
   });
 
+  it('reads the stats note alone when it is current, and the state when it is not (an older index, a run killed before writing it)', async () => {
+    const store = createMemoryStore();
+    await index(store);
+    const keysRead: string[] = [];
+    const getNote = store.getNote.bind(store);
+    store.getNote = async (key) => {
+      keysRead.push(key);
+      return getNote(key);
+    };
+    await writeFile(path.join(root, 'src/shop/util.py'), '# emptied\n');
+    expect(await checkFreshness({ root, store })).toMatchObject({ stateUsable: true, changed: ['src/shop/util.py'], hashed: 1 });
+    expect(keysRead).not.toContain('indexer:state');
+
+    // Stamped with an earlier snapshot, the stats note no longer stands for the state: the check
+    // reads the state, and finds the same.
+    const stats = (await getNote('indexer:file-stats'))!;
+    await store.putNote('indexer:file-stats', stats.kind, stats.value, 'an-earlier-snapshot');
+    keysRead.length = 0;
+    expect(await checkFreshness({ root, store })).toMatchObject({ stateUsable: true, changed: ['src/shop/util.py'], hashed: 1 });
+    expect(keysRead).toContain('indexer:state');
+    await store.deleteNote('indexer:file-stats');
+    expect(await checkFreshness({ root, store })).toMatchObject({ stateUsable: true, changed: ['src/shop/util.py'], hashed: 1 });
+
+    // The next index run writes it again, with the edit's stat and hash.
+    await index(store);
+    keysRead.length = 0;
+    expect(await checkFreshness({ root, store })).toMatchObject({ stateUsable: true, changed: [], touched: [], hashed: 0 });
+    expect(keysRead).not.toContain('indexer:state');
+  });
+
   it('without a usable indexer state, hashes every file and compares it with the stored records', async () => {
     const store = createMemoryStore();
     const summary = await index(store);
     await store.deleteNote('indexer:state');
+    await store.deleteNote('indexer:file-stats');
     await writeFile(path.join(root, 'src/shop/util.py'), '# emptied\n');
     const report = await checkFreshness({ root, store });
     expect(report).toMatchObject({ stateUsable: false, changed: ['src/shop/util.py'], added: [], deleted: [], hashed: summary.files.discovered });

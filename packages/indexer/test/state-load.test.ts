@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphStore } from '@knowing/graph';
-import { DELTA_KEY, DIRECTORIES_KEY, DIRECTORIES_VERSION, STATE_KEY, STATE_STAMP, loadDirectories, loadState } from '../src/state-load.js';
+import { DELTA_KEY, DIRECTORIES_KEY, DIRECTORIES_VERSION, FILE_STATS_KEY, STATE_KEY, STATE_STAMP, fileStatsOf, loadDirectories, loadFileStats, loadState } from '../src/state-load.js';
 
 type Note = { key: string; kind: string; value: Uint8Array; snapshot: string | null; updatedAt: number };
 
@@ -63,5 +63,31 @@ describe('reading the indexer state back', () => {
     expect((await loadDirectories(store, '/elsewhere')).size).toBe(0);
     put(DIRECTORIES_KEY, listing(2), null);
     expect((await loadDirectories(store, '/repo')).get('')?.mtimeMs).toBe(2);
+  });
+
+  it('reads the file stats from their own note while it is current and well formed, else from the state', async () => {
+    const { store, put, at } = noteStore();
+    put(STATE_KEY, stateNote('from-state'), 'snap-1');
+    at('snap-1');
+    const stats = fileStatsOf('repo', { 'src/a.rs': { sizeBytes: 7, mtimeMs: 1.5, ctimeMs: 2.25, contentHash: 'from-stats' }, 'src/b.rs': { sizeBytes: 1, mtimeMs: 1, ctimeMs: 1, contentHash: '' } });
+    expect(stats.paths).toEqual(['src/a.rs', 'src/b.rs']);
+    put(FILE_STATS_KEY, stats, 'snap-1');
+    const read = await loadFileStats(store, 'repo');
+    expect(read?.get('src/a.rs')).toEqual({ sizeBytes: 7, mtimeMs: 1.5, ctimeMs: 2.25, contentHash: 'from-stats' });
+    expect(read?.get('src/b.rs')?.contentHash).toBe('');
+
+    const fromState = async (): Promise<string | undefined> => (await loadFileStats(store, 'repo'))?.get('src/a.rs')?.contentHash;
+    // Of another snapshot, repository or layout, or cut short: the state's own entries.
+    put(FILE_STATS_KEY, stats, 'snap-0');
+    expect(await fromState()).toBe('from-state');
+    put(FILE_STATS_KEY, { ...stats, repoId: 'other' }, 'snap-1');
+    expect(await fromState()).toBe('from-state');
+    put(FILE_STATS_KEY, { ...stats, v: STATE_STAMP - 1 }, 'snap-1');
+    expect(await fromState()).toBe('from-state');
+    put(FILE_STATS_KEY, { ...stats, stats: stats.stats.slice(1) }, 'snap-1');
+    expect(await fromState()).toBe('from-state');
+    // Neither current: no state at all.
+    at('snap-2');
+    expect(await loadFileStats(store, 'repo')).toBeUndefined();
   });
 });
