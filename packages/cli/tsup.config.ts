@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { build, defineConfig } from 'tsup';
 import type { Options } from 'tsup';
 import { asciiBundle } from './src/bundle-ascii.js';
-import { BUNDLE_HASH_PREFIX, BUNDLE_IMPORT } from './src/compile-cache.js';
+import { BUNDLE_HASH_PREFIX, BUNDLE_HEAD, BUNDLE_IMPORT, BUNDLE_TAIL } from './src/compile-cache.js';
 
 // The packages a query loads, bundled into the CLI (see below).
 const QUERY_PACKAGES = [/^@knowing\/(graph|pack|wire|store-sqlite|keywords|equivalence|walk|rank|engine|history)(\/|$)/];
@@ -67,7 +67,10 @@ async function buildCachedBundle(): Promise<void> {
     const line = body.slice(0, left.index).split('\n').length;
     throw new Error(`${file}:${line}: an import() was left that the code cache would break: ${body.split('\n')[line - 1]!.trim()}`);
   }
-  writeFileSync(file, `${body}${body.endsWith('\n') ? '' : '\n'}${BUNDLE_HASH_PREFIX}${createHash('sha256').update(body).digest('hex').slice(0, 32)}\n`);
+  // Wrapped as loadBundle runs it: the file is the script (see BUNDLE_HEAD). Only the first
+  // line moves, by as much as the wrapper loadBundle used to add at run time.
+  const wrapped = `${BUNDLE_HEAD}${body}${BUNDLE_TAIL}`;
+  writeFileSync(file, `${wrapped}${BUNDLE_HASH_PREFIX}${createHash('sha256').update(wrapped).digest('hex').slice(0, 32)}\n`);
 }
 
 /**

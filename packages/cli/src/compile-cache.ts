@@ -6,7 +6,7 @@ import { Script } from 'node:vm';
 
 /**
  * The last line of a CommonJS bundle the build writes for this loader: the hash of everything
- * before it. It names the bundle's code cache, so that a rebuilt or upgraded bundle never meets
+ * before it (the code, wrapped in {@link BUNDLE_HEAD} and {@link BUNDLE_TAIL}). It names the bundle's code cache, so that a rebuilt or upgraded bundle never meets
  * the cache of another (V8 itself only checks its own version, its flags and the source's length).
  */
 export const BUNDLE_HASH_PREFIX = '//# knowing-bundle ';
@@ -17,6 +17,17 @@ export const BUNDLE_HASH_PREFIX = '//# knowing-bundle ';
  * name of the same length (source maps stay exact) and the loader passes the importer in.
  */
 export const BUNDLE_IMPORT = '__kimp';
+
+/**
+ * How a bundle's code begins: the function Node's loader would wrap a CommonJS module in (with
+ * {@link BUNDLE_IMPORT} besides), written into the file by the build, so that the file is the
+ * script V8 compiles as it is. A wrapper added here, around the text read, would make V8 copy
+ * the 1.8 MB source into one flat string again before compiling it.
+ */
+export const BUNDLE_HEAD = `(function (exports, require, module, __filename, __dirname, ${BUNDLE_IMPORT}) {`;
+
+/** What closes {@link BUNDLE_HEAD}; the hash line ({@link BUNDLE_HASH_PREFIX}) follows it. */
+export const BUNDLE_TAIL = '\n})\n';
 
 /** Cache files older than this, of other bundles or Node versions, are removed when a cache is written. */
 const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
@@ -71,6 +82,7 @@ export function loadBundle<T>(options: BundleOptions): LoadedBundle<T> {
   const hashAt = source.lastIndexOf(BUNDLE_HASH_PREFIX);
   const hash = hashAt < 0 ? '' : source.slice(hashAt + BUNDLE_HASH_PREFIX.length).trim();
   if (!/^[0-9a-f]{16,}$/.test(hash)) throw new Error(`${options.file} has no bundle hash: it was not written by this package's build`);
+  if (!source.startsWith(BUNDLE_HEAD) || !source.endsWith(BUNDLE_TAIL, hashAt)) throw new Error(`${options.file} is not wrapped as this package's build wraps a bundle`);
   const flags = options.runtimeFlags ?? [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/).filter(Boolean)];
   const flagged = flags.length === 0 ? '' : `-flags-${fnv1a(flags.join('\0')).toString(16).padStart(8, '0')}`;
   const purpose = options.purpose === undefined ? '' : `-${options.purpose.replace(/[^a-z0-9]/gi, '_')}`;
@@ -83,7 +95,7 @@ export function loadBundle<T>(options: BundleOptions): LoadedBundle<T> {
       cachedData = undefined;
     }
   }
-  const script = new Script(`(function (exports, require, module, __filename, __dirname, ${BUNDLE_IMPORT}) {${source}\n})`, {
+  const script = new Script(source, {
     filename: options.file,
     ...(cachedData ? { cachedData } : {}),
   });

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BUNDLE_HASH_PREFIX, BUNDLE_IMPORT, loadBundle } from '../src/compile-cache.js';
+import { BUNDLE_HASH_PREFIX, BUNDLE_HEAD, BUNDLE_IMPORT, BUNDLE_TAIL, loadBundle } from '../src/compile-cache.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'knowing-compile-cache-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -13,7 +13,8 @@ interface Exports {
 }
 
 /**
- * A bundle as the build writes it: CommonJS, import() renamed, its hash on the last line. Each
+ * A bundle as the build writes it: CommonJS in the module wrapper, import() renamed, its hash
+ * on the last line. Each
  * load of the same bundle gets a copy under another name: V8 reuses a script this process
  * compiled from the same file without looking at the cache, as no CLI process ever does.
  */
@@ -24,7 +25,7 @@ function writeBundle(name: string, answer: number, hash: string): string {
     `exports.answer = function answer() { return ${answer}; };`,
     `exports.basename = async function basename(path) { return (await ${BUNDLE_IMPORT}('node:path')).basename(path); };`,
   ].join('\n');
-  writeFileSync(file, `${body}\n${BUNDLE_HASH_PREFIX}${hash}\n`);
+  writeFileSync(file, `${BUNDLE_HEAD}${body}${BUNDLE_TAIL}${BUNDLE_HASH_PREFIX}${hash}\n`);
   return file;
 }
 
@@ -55,7 +56,7 @@ describe('loadBundle', () => {
   it('reads a bundle as UTF-8: one in ASCII alone, as the build writes it, and one with other characters', () => {
     const bundleSaying = (literal: string): string => {
       const file = join(scratch, `text-${copies++}.cjs`);
-      writeFileSync(file, `"use strict";\nexports.text = function text() { return '${literal}'; };\n${BUNDLE_HASH_PREFIX}${'d'.repeat(32)}\n`, 'utf8');
+      writeFileSync(file, `${BUNDLE_HEAD}"use strict";\nexports.text = function text() { return '${literal}'; };${BUNDLE_TAIL}${BUNDLE_HASH_PREFIX}${'d'.repeat(32)}\n`, 'utf8');
       return file;
     };
     const expected = 'caf\u00e9 \u2014 \u{1F600}';
@@ -158,6 +159,12 @@ describe('loadBundle', () => {
     const file = join(scratch, 'plain.cjs');
     writeFileSync(file, 'exports.answer = () => 1;\n');
     expect(() => loadBundle<Exports>({ runtimeFlags: [], file, cacheDir: join(scratch, 'plain'), importer })).toThrow(/no bundle hash/);
+    // Hashed but not wrapped (as builds before the wrapper wrote it), or wrapped but not closed.
+    const unwrapped = join(scratch, 'unwrapped.cjs');
+    writeFileSync(unwrapped, `exports.answer = () => 1;\n${BUNDLE_HASH_PREFIX}${'8'.repeat(32)}\n`);
+    expect(() => loadBundle<Exports>({ runtimeFlags: [], file: unwrapped, cacheDir: undefined, importer })).toThrow(/not wrapped/);
+    writeFileSync(unwrapped, `${BUNDLE_HEAD}exports.answer = () => 1;\n${BUNDLE_HASH_PREFIX}${'8'.repeat(32)}\n`);
+    expect(() => loadBundle<Exports>({ runtimeFlags: [], file: unwrapped, cacheDir: undefined, importer })).toThrow(/not wrapped/);
     expect(() => loadBundle<Exports>({ runtimeFlags: [], file: join(scratch, 'missing.cjs'), cacheDir: undefined, importer })).toThrow();
   });
 });

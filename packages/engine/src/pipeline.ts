@@ -93,8 +93,10 @@ export interface PipelineRun {
 }
 
 export const timer = (): (() => number) => {
-  const start = performance.now();
-  return () => Math.round((performance.now() - start) * 100) / 100;
+  // process.uptime, not performance.now: the first use of the global `performance` loads
+  // Node's perf_hooks (about 1.6 ms of a cold query, which reads no other clock).
+  const start = process.uptime();
+  return () => Math.round((process.uptime() - start) * 100_000) / 100;
 };
 
 /** The stages after seeding, shared by every kind of query: walk, HITS, rank inputs, rank. */

@@ -25,13 +25,22 @@ export function textMatches(terms: ReadonlySet<string>, nodes: readonly GraphNod
   // reads each distinct word once, and most words, holding none of the terms' cores, without
   // splitting and folding them.
   const termsIn = termMatcher(terms);
-  const matched = (text: string): string[] => {
-    const found = new Set<string>();
+  const collect = (text: string, found: Set<string>): void => {
     for (const word of text.split(/[^A-Za-z0-9_]+/)) if (word) for (const term of termsIn(word)) found.add(term);
-    return [...found];
   };
-  const everything = nodes.map((n) => matched(`${symbolPath(n.qualifiedName, n.file)} ${n.file} ${n.signature} ${n.doc}`));
-  const docs = nodes.map((n) => matched(n.doc));
+  // The doc is read once: the terms of the whole text, in the order they first occur, are those
+  // of the name, path and signature, then the doc's own that those lack.
+  const everything: string[][] = [];
+  const docs: string[][] = [];
+  for (const n of nodes) {
+    const found = new Set<string>();
+    collect(`${symbolPath(n.qualifiedName, n.file)} ${n.file} ${n.signature}`, found);
+    const inDoc = new Set<string>();
+    collect(n.doc, inDoc);
+    for (const term of inDoc) found.add(term);
+    everything.push([...found]);
+    docs.push([...inDoc]);
+  }
   for (const [perNode, share] of [[everything, 1 - docShare], [docs, docShare]] as const) {
     if (share <= 0) continue;
     const df = new Map<string, number>();
