@@ -71,7 +71,7 @@ async function runHere(args: readonly string[], io: CliIO): Promise<ExitCode> {
   const { command } = splitCommand(args);
   // Their help and version need none of what the bundle holds.
   if (command !== undefined && BUNDLED_COMMANDS.has(command) && !args.some((arg) => ['-h', '--help', '-v', '--version'].includes(arg))) {
-    let bundle: LoadedBundle<{ run: (argv: readonly string[], io: CliIO) => Promise<ExitCode> }> | undefined;
+    let bundle: LoadedBundle<{ run: (argv: readonly string[], io: CliIO) => Promise<ExitCode>; wasLightRun?: () => boolean }> | undefined;
     try {
       bundle = loadBundle({
         file: join(DIST, 'cli.cjs'),
@@ -86,8 +86,8 @@ async function runHere(args: readonly string[], io: CliIO): Promise<ExitCode> {
       const code = await bundle.exports.run(args, io);
       // Only a run that answered: the cache holds the functions the run compiled, and one
       // written by a run that stopped early (no index yet, a bad flag) would stay, and leave
-      // every later query compiling the rest.
-      if (code === 0) bundle.saveCache();
+      // every later query compiling the rest; nor a run that did little (run-weight.ts).
+      if (code === 0 && bundle.exports.wasLightRun?.() !== true) bundle.saveCache();
       return code;
     }
   }

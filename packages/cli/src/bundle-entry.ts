@@ -19,3 +19,5 @@ const BUNDLED_LOUVAIN_MODULES = Symbol.for('@knowing/walk:louvain-modules');
 });
 
 export * from './run.js';
+// Read by bin.cjs before it writes the bundle's code cache (see run-weight.ts).
+export { wasLightRun } from './run-weight.js';

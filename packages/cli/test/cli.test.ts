@@ -517,7 +517,8 @@ describe('help and version', () => {
 describe('the code cache of context', () => {
   it('the first context leaves its compiled code in the user cache directory; the next answers the same from it', async () => {
     const cache = emptyDir('knowing-cli-cache-');
-    const args = ['context', '--task', TASK, '--no-refresh'];
+    // A task of its own: an answer from the index's answer cache would write no code cache.
+    const args = ['context', '--task', `${TASK} for the first cache`, '--no-refresh'];
     const first = await knowing(args, { cwd: repo, env: { XDG_CACHE_HOME: cache } });
     expect(first.code).toBe(0);
     expect(readdirSync(join(cache, 'knowing', 'compile-cache'))).toEqual([expect.stringMatching(new RegExp(`^[0-9a-f]{32}-context-${process.version}-${process.arch}\\.v8cache$`))]);
@@ -535,9 +536,30 @@ describe('the code cache of context', () => {
     const badFlag = await knowing(['context', '--task', TASK, '--budget', 'lots'], { cwd: repo, env: { XDG_CACHE_HOME: cache } });
     expect(badFlag.code).toBe(2);
     expect(dir()).toEqual([]);
-    const answered = await knowing(['context', '--task', TASK, '--no-refresh'], { cwd: repo, env: { XDG_CACHE_HOME: cache } });
+    const answered = await knowing(['context', '--task', `${TASK} after a failure`, '--no-refresh'], { cwd: repo, env: { XDG_CACHE_HOME: cache } });
     expect(answered.code).toBe(0);
     expect(dir()).toHaveLength(1);
+  });
+
+  it('a run that did little writes no cache: an answer from the answer cache, an index run with nothing to do', async () => {
+    const cache = emptyDir('knowing-cli-cache-');
+    const dir = (): string[] => (existsSync(join(cache, 'knowing', 'compile-cache')) ? readdirSync(join(cache, 'knowing', 'compile-cache')).sort() : []);
+    const task = `${TASK} for the light run`;
+    // Computed once with another cache directory: the answer is in the index's answer cache now.
+    const computed = await knowing(['context', '--task', task, '--no-refresh'], { cwd: repo, env: { XDG_CACHE_HOME: emptyDir('knowing-cli-cache-') } });
+    expect(computed.code).toBe(0);
+    const fromCache = await knowing(['context', '--task', task, '--no-refresh'], { cwd: repo, env: { XDG_CACHE_HOME: cache } });
+    expect(fromCache.code).toBe(0);
+    expect(fromCache.stderr).toContain('from cache');
+    expect(fromCache.stdout).toBe(computed.stdout);
+    const noop = await knowing(['index'], { cwd: repo, env: { XDG_CACHE_HOME: cache } });
+    expect(noop.code, noop.stderr).toBe(0);
+    expect(noop.stdout).toContain('0 parsed');
+    expect(dir()).toEqual([]);
+    // The next runs that do their work write them.
+    expect((await knowing(['context', '--task', `${task}, computed`, '--no-refresh'], { cwd: repo, env: { XDG_CACHE_HOME: cache } })).code).toBe(0);
+    expect((await knowing(['index', '--full'], { cwd: repo, env: { XDG_CACHE_HOME: cache } })).code).toBe(0);
+    expect(dir().map((name) => name.split('-')[1])).toEqual(['context', 'index']);
   });
 
   it('index runs from the bundle too, with a cache of its own beside the context\'s, and indexes the same from it', async () => {
@@ -550,7 +572,7 @@ describe('the code cache of context', () => {
     const first = await knowing(['index', '--full', '--json'], { cwd: repo, env: { XDG_CACHE_HOME: cache } });
     expect(first.code, first.stderr).toBe(0);
     expect(dir()).toEqual([expect.stringMatching(new RegExp(`^[0-9a-f]{32}-index-${process.version}-${process.arch}\\.v8cache$`))]);
-    const context = await knowing(['context', '--task', TASK, '--no-refresh'], { cwd: repo, env: { XDG_CACHE_HOME: cache } });
+    const context = await knowing(['context', '--task', `${TASK} beside the index's cache`, '--no-refresh'], { cwd: repo, env: { XDG_CACHE_HOME: cache } });
     expect(context.code).toBe(0);
     expect(dir().map((name) => name.split('-')[1])).toEqual(['context', 'index']);
     const cached = await knowing(['index', '--full', '--json'], { cwd: repo, env: { XDG_CACHE_HOME: cache } });

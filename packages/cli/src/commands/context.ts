@@ -17,6 +17,7 @@ import { freshen, openFreshIndex } from '../freshen.js';
 import { activeWarmPool } from '../warm.js';
 import type { OpenIndex } from '../session.js';
 import { formatInt } from '../text.js';
+import { markLightRun } from '../run-weight.js';
 
 type Query =
   | { readonly kind: 'task'; readonly task: string }
@@ -143,6 +144,7 @@ export async function runContext(ctx: CommandContext): Promise<ExitCode> {
       ...(format === 'json' && ctx.out.json ? { pretty: true } : {}),
     });
     writeOutput(ctx, fitted);
+    if (result.cached) markLightRun();
     const { pack } = fitted;
     if (pack.symbols.length === 0) {
       ctx.out.note(

@@ -9,6 +9,7 @@ import { createProgress } from '../progress.js';
 import { existingDirectory, refuseBroadRoot, resolveRepoRoot } from '../repo.js';
 import { locate, openWritableIndex } from '../session.js';
 import { countList, formatInt, formatMs, plural, table } from '../text.js';
+import { markLightRun } from '../run-weight.js';
 
 function workersValue(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
@@ -49,6 +50,8 @@ export async function runIndex(ctx: CommandContext): Promise<ExitCode> {
     // first query neither waits for them nor walks without the community restriction. The warm
     // entry loads the walk alone, not the whole engine.
     if (!signal?.aborted) await warmGraph(store);
+    // Nothing parsed, nothing written: the run compiled little of the indexer.
+    if (summary.files.parsed === 0 && summary.write === null) markLightRun();
   } finally {
     progress.finish();
     await index.close();
