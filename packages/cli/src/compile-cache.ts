@@ -6,8 +6,9 @@ import { Script } from 'node:vm';
 
 /**
  * The last line of a CommonJS bundle the build writes for this loader: the hash of everything
- * before it (the code, wrapped in {@link BUNDLE_HEAD} and {@link BUNDLE_TAIL}). It names the bundle's code cache, so that a rebuilt or upgraded bundle never meets
- * the cache of another (V8 itself only checks its own version, its flags and the source's length).
+ * before it (the code, wrapped in {@link BUNDLE_HEAD} and {@link BUNDLE_TAIL}). It names the
+ * bundle's code cache, so that a rebuilt or upgraded bundle never meets the cache of another
+ * (V8 itself only checks its own version, its flags and the source's length).
  */
 export const BUNDLE_HASH_PREFIX = '//# knowing-bundle ';
 
