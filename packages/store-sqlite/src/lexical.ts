@@ -145,13 +145,6 @@ export interface WeighedTerm {
   readonly bound: number;
 }
 
-/** A row's score from its terms' shares, in the query's order (a term it lacks adds 0). */
-function sumOf(shares: Float64Array): number {
-  let score = 0;
-  for (const value of shares) score += value;
-  return score;
-}
-
 // Rounded, so documents with the same terms tie exactly whatever the summation's last bits.
 const round = (value: number): number => Math.round(value * 1e9) / 1e9;
 
