@@ -56,38 +56,51 @@ export function merkleRoot(leaves: readonly string[]): string {
 
 const MERKLE_PREFIX = Buffer.from('merkle\0');
 const DIGEST_BYTES = 32;
+/** One pair as it is hashed: the prefix, the left digest, the right one. */
+const PAIR_BYTES = MERKLE_PREFIX.length + 2 * DIGEST_BYTES;
+const PAIR_TEMPLATE = Buffer.concat([MERKLE_PREFIX, Buffer.alloc(2 * DIGEST_BYTES)]);
+
+/** Where the i-th digest of a level goes among the rows its pairs are hashed from. */
+const slotOf = (i: number): number => (i >> 1) * PAIR_BYTES + MERKLE_PREFIX.length + (i & 1) * DIGEST_BYTES;
+
+/** Rows for the pairs of `count` digests, each starting with the prefix. */
+function pairRows(count: number): Buffer {
+  return Buffer.allocUnsafe(Math.ceil(count / 2) * PAIR_BYTES).fill(PAIR_TEMPLATE);
+}
+
+/** An odd last digest pairs with itself: copy it into its own right slot. */
+function pairLastWithItself(rows: Buffer, count: number): void {
+  if (count % 2 === 1 && count > 1) rows.copyWithin(slotOf(count), slotOf(count - 1), slotOf(count - 1) + DIGEST_BYTES);
+}
 
 /**
- * The common case, every leaf a 64-digit hex digest: the levels live in one buffer each and
- * every pair is hashed in one call over a reused scratch buffer, instead of a Hash object and
- * two hex decodes per pair (a root over a million leaves is computed on every first index).
- * Undefined when some leaf is not such a digest.
+ * The common case, every leaf a 64-digit hex digest. Each level is written straight into the
+ * rows its pairs are hashed from (prefix, left, right), so a pair costs one hash call over a
+ * view of those rows and one copy of its digest into the next level's rows; a root over a
+ * million leaves is computed on every first index. Undefined when some leaf is not such a digest.
  */
 function merkleOfDigests(sorted: readonly string[]): string | undefined {
-  for (const leaf of sorted) if (leaf.length !== 2 * DIGEST_BYTES) return undefined;
+  if (!oneShot) return undefined;
   let count = sorted.length;
-  let level = Buffer.from(sorted.join(''), 'hex');
-  // Buffer.from stops at the first character that is not hex.
-  if (level.length !== count * DIGEST_BYTES || !oneShot) return undefined;
-  const scratch = Buffer.alloc(MERKLE_PREFIX.length + 2 * DIGEST_BYTES);
-  MERKLE_PREFIX.copy(scratch, 0);
-  const left = MERKLE_PREFIX.length;
-  const right = left + DIGEST_BYTES;
+  let rows = pairRows(count);
+  for (let i = 0; i < count; i++) {
+    const leaf = sorted[i]!;
+    // Buffer#write stops at the first character that is not hex.
+    if (leaf.length !== 2 * DIGEST_BYTES || rows.write(leaf, slotOf(i), DIGEST_BYTES, 'hex') !== DIGEST_BYTES) return undefined;
+  }
+  pairLastWithItself(rows, count);
   while (count > 1) {
     const pairs = Math.ceil(count / 2);
-    const next = Buffer.allocUnsafe(pairs * DIGEST_BYTES);
+    const next = pairRows(pairs);
     for (let pair = 0; pair < pairs; pair++) {
-      const at = 2 * pair * DIGEST_BYTES;
-      // An odd last leaf pairs with itself.
-      const other = 2 * pair + 1 < count ? at + DIGEST_BYTES : at;
-      level.copy(scratch, left, at, at + DIGEST_BYTES);
-      level.copy(scratch, right, other, other + DIGEST_BYTES);
-      oneShot(MERKLE_HASH, scratch, 'buffer').copy(next, pair * DIGEST_BYTES);
+      const at = pair * PAIR_BYTES;
+      next.set(oneShot(MERKLE_HASH, rows.subarray(at, at + PAIR_BYTES), 'buffer'), slotOf(pair));
     }
-    level = next;
+    pairLastWithItself(next, pairs);
+    rows = next;
     count = pairs;
   }
-  return level.toString('hex', 0, DIGEST_BYTES);
+  return rows.toString('hex', MERKLE_PREFIX.length, MERKLE_PREFIX.length + DIGEST_BYTES);
 }
 
 /** Any hex leaves (as the documented rule reads: each decoded as hex, whatever its length). */

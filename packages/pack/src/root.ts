@@ -43,8 +43,28 @@ function lengthPrefixed(bytes: Uint8Array): Uint8Array {
  * ```
  */
 export function packRoot(task: string, nodeIds: Iterable<NodeId>): string {
-  const ids = [...new Set(nodeIds)].map((id) => encoder.encode(id)).sort(compareBytes);
-  const parts = [lengthPrefixed(encoder.encode('knowing-pack-v1')), lengthPrefixed(encoder.encode(normalizeTask(task))), ...ids.map(lengthPrefixed)];
+  const distinct = [...new Set(nodeIds)];
+  const head = [lengthPrefixed(encoder.encode('knowing-pack-v1')), lengthPrefixed(encoder.encode(normalizeTask(task)))];
+  // Node ids are hex: in ASCII, string order is UTF-8 byte order and a character is a byte, so
+  // the ids go into the buffer as they are, sorted as strings (packs are rooted on every trial
+  // render of a fitted answer). Any other id takes the general path below.
+  if (distinct.every(isAscii)) {
+    distinct.sort();
+    const headBytes = head.reduce((sum, part) => sum + part.length, 0);
+    const bytes = Buffer.allocUnsafe(headBytes + distinct.reduce((sum, id) => sum + 4 + id.length, 0));
+    let at = 0;
+    for (const part of head) {
+      bytes.set(part, at);
+      at += part.length;
+    }
+    for (const id of distinct) {
+      at = bytes.writeUInt32LE(id.length, at);
+      at += bytes.write(id, at, 'latin1');
+    }
+    return sha256Hex(bytes);
+  }
+  const ids = distinct.map((id) => encoder.encode(id)).sort(compareBytes);
+  const parts = [...head, ...ids.map(lengthPrefixed)];
   const total = parts.reduce((sum, part) => sum + part.length, 0);
   const bytes = new Uint8Array(total);
   let at = 0;
@@ -53,4 +73,10 @@ export function packRoot(task: string, nodeIds: Iterable<NodeId>): string {
     at += part.length;
   }
   return sha256Hex(bytes);
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+function isAscii(text: string): boolean {
+  return !NON_ASCII.test(text);
 }

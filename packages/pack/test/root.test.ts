@@ -49,6 +49,13 @@ describe('packRoot', () => {
     expect(packRoot('t', ['ab', 'c'])).not.toBe(packRoot('t', ['a', 'bc']));
   });
 
+  it('hashes ASCII ids (hex or not, any case) and mixed sets by the same layout', () => {
+    const ascii = ['b/x.py.F', 'B/x.py.f', 'a~', 'a', '_z', '0', ' ', a];
+    expect(packRoot('t', ascii)).toBe(referenceRoot('t', ascii));
+    expect(packRoot('t', [...ascii, 'é'])).toBe(referenceRoot('t', [...ascii, 'é']));
+    expect(packRoot('t', ['a', 'ab'])).toBe(referenceRoot('t', ['ab', 'a']));
+  });
+
   it('sorts ids by UTF-8 bytes, not UTF-16 code units', () => {
     // UTF-16 puts U+1F600 (surrogates D83D DE00) before U+FF21; UTF-8 bytes (F0… vs EF…) the
     // other way round. A code-unit sort would hash the ids in the wrong order.
