@@ -54,7 +54,7 @@ import {
   parseChildren,
   parsePeersArgs,
   parseStatParent,
-  parseTimeOutput,
+  parseTimeUsage,
   parseVmRssKb,
   taskFor,
 } from './peers-lib.js';
@@ -83,6 +83,8 @@ interface Invocation {
 interface ProcessRun {
   readonly ms: number;
   readonly cpuMs: number | null;
+  readonly systemMs: number | null;
+  readonly minorFaults: number | null;
   /** Peak of the summed RSS of the process and its descendants. */
   readonly peakRssKb: number;
   /** Peak RSS of the largest single process among them. */
@@ -175,7 +177,7 @@ function treeRssKb(root: number, includeRoot: boolean): { total: number; largest
 function runMeasured(inv: Invocation, cwd: string, env: NodeJS.ProcessEnv, timeFile: string): Promise<ProcessRun> {
   const timed = existsSync(TIME_BIN);
   if (timed) writeFileSync(timeFile, '');
-  const [command, args] = timed ? [TIME_BIN, ['-f', '%U %S', '-o', timeFile, inv.command, ...inv.args]] : [inv.command, [...inv.args]];
+  const [command, args] = timed ? [TIME_BIN, ['-f', '%U %S %R', '-o', timeFile, inv.command, ...inv.args]] : [inv.command, [...inv.args]];
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -200,9 +202,12 @@ function runMeasured(inv: Invocation, cwd: string, env: NodeJS.ProcessEnv, timeF
     child.on('close', (code, signal) => {
       const ms = performance.now() - started;
       clearInterval(sampler);
+      const usage = timed ? parseTimeUsage(readFileSync(timeFile, 'utf8')) : null;
       resolvePromise({
         ms,
-        cpuMs: timed ? parseTimeOutput(readFileSync(timeFile, 'utf8')) : null,
+        cpuMs: usage?.cpuMs ?? null,
+        systemMs: usage?.systemMs ?? null,
+        minorFaults: usage?.minorFaults ?? null,
         peakRssKb,
         peakLargestKb,
         code,
@@ -374,10 +379,12 @@ interface RepoResult {
 }
 
 function sample(runs: readonly ProcessRun[], notes: readonly string[]): Sample {
-  const cpu = runs.map((r) => r.cpuMs);
+  const total = (values: readonly (number | null)[]): number | null => (values.every((v): v is number => v !== null) ? values.reduce((sum, v) => sum + v, 0) : null);
   return {
     ms: runs.reduce((sum, r) => sum + r.ms, 0),
-    cpuMs: cpu.every((c): c is number => c !== null) ? cpu.reduce((sum, c) => sum + c, 0) : null,
+    cpuMs: total(runs.map((r) => r.cpuMs)),
+    systemMs: total(runs.map((r) => r.systemMs)),
+    minorFaults: total(runs.map((r) => r.minorFaults)),
     peakRssMb: Math.max(...runs.map((r) => r.peakRssKb)) / 1024,
     peakLargestMb: Math.max(...runs.map((r) => r.peakLargestKb)) / 1024,
     stdoutBytes: Buffer.byteLength(runs.at(-1)?.stdout ?? ''),
@@ -502,11 +509,14 @@ const ROWS: readonly RowSpec[] = [
   { label: 'process start (--version)', figure: 'start', unit: 'ms', pick: (s) => s.ms },
   { label: 'full index, wall', figure: 'full', unit: 'ms', pick: (s) => s.ms },
   { label: 'full index, CPU user+sys', figure: 'full', unit: 'ms', pick: (s) => s.cpuMs },
+  { label: 'full index, CPU sys', figure: 'full', unit: 'ms', pick: (s) => s.systemMs ?? null },
+  { label: 'full index, minor page faults', figure: 'full', unit: 'faults', pick: (s) => s.minorFaults ?? null },
   { label: 'full index, peak RSS of the process tree', figure: 'full', unit: 'MB', pick: (s) => s.peakRssMb },
   { label: 'full index, peak RSS of the largest process', figure: 'full', unit: 'MB', pick: (s) => s.peakLargestMb },
   { label: 'one-file change + query, wall', figure: 'change', unit: 'ms', pick: (s) => s.ms },
   { label: 'CLI query, wall', figure: 'query', unit: 'ms', pick: (s) => s.ms },
   { label: 'CLI query, peak RSS', figure: 'query', unit: 'MB', pick: (s) => s.peakRssMb },
+  { label: 'CLI query, minor page faults', figure: 'query', unit: 'faults', pick: (s) => s.minorFaults ?? null },
   { label: 'CLI query, answer size', figure: 'query', unit: 'bytes', pick: (s) => s.stdoutBytes },
 ];
 

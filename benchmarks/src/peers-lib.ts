@@ -148,14 +148,34 @@ export function parseStatParent(stat: string): number | null {
   return Number.isInteger(ppid) ? ppid : null;
 }
 
+/** What `/usr/bin/time` says about the processes a command ran (those it waited for). */
+export interface TimeUsage {
+  /** User + system CPU milliseconds. */
+  readonly cpuMs: number;
+  /** System CPU milliseconds alone: the kernel's share, page faults included. */
+  readonly systemMs: number;
+  /** Minor page faults: pages first touched (or mapped in from the page cache). Null when not asked for. */
+  readonly minorFaults: number | null;
+}
+
 /**
- * User + system CPU milliseconds from `/usr/bin/time -f '%U %S' -o FILE`: the last line (the
- * lines before it say how the command ended). Null when it does not hold two numbers.
+ * The usage `/usr/bin/time -f '%U %S %R' -o FILE` wrote (or `-f '%U %S'`): the last line (the
+ * lines before it say how the command ended). Null when it does not hold those numbers.
+ *
+ * @example
+ * ```ts
+ * parseTimeUsage('1.49 0.36 52011\n'); // { cpuMs: 1850, systemMs: 360, minorFaults: 52011 }
+ * ```
  */
-export function parseTimeOutput(text: string): number | null {
+export function parseTimeUsage(text: string): TimeUsage | null {
   const last = text.trim().split('\n').at(-1)?.trim() ?? '';
-  const match = /^(\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/.exec(last);
-  return match ? Math.round((Number(match[1]) + Number(match[2])) * 1000) : null;
+  const match = /^(\d+(?:\.\d+)?) (\d+(?:\.\d+)?)(?: (\d+))?$/.exec(last);
+  if (!match) return null;
+  return {
+    cpuMs: Math.round((Number(match[1]) + Number(match[2])) * 1000),
+    systemMs: Math.round(Number(match[2]) * 1000),
+    minorFaults: match[3] === undefined ? null : Number(match[3]),
+  };
 }
 
 /** Colour and cursor escapes, which a tool may print even to a pipe. */
@@ -199,7 +219,7 @@ export function codegraphSynced(output: string): number | null {
 }
 
 /** A number with its unit as printed in the tables. */
-export type Unit = 'ms' | 'MB' | 'bytes';
+export type Unit = 'ms' | 'MB' | 'bytes' | 'faults';
 
 /** What one measured run of one figure gave (for one tool). */
 export interface Sample {
@@ -207,6 +227,13 @@ export interface Sample {
   readonly ms: number;
   /** User + system CPU time of the processes the step ran (those waited for), or null where unmeasured. */
   readonly cpuMs: number | null;
+  /** System CPU time alone of the same processes, or null where unmeasured. */
+  readonly systemMs?: number | null;
+  /**
+   * Minor page faults of the same processes, or null where unmeasured. Where touching a fresh
+   * page is dear (a virtual machine's page tables), they are a large share of a process's time.
+   */
+  readonly minorFaults?: number | null;
   /** Peak of the summed RSS of each process's tree, sampled every ~20 ms; the largest over the step's processes. */
   readonly peakRssMb: number;
   /** Peak RSS of the largest single process of the step (what `/usr/bin/time` would call max RSS). */

@@ -15,7 +15,7 @@ import {
   parseChildren,
   parsePeersArgs,
   parseStatParent,
-  parseTimeOutput,
+  parseTimeUsage,
   parseVmRssKb,
   ratio,
   stripAnsi,
@@ -97,18 +97,23 @@ describe('reading /proc', () => {
   });
 });
 
-describe('parseTimeOutput', () => {
-  it('adds user and system seconds into milliseconds', () => {
-    expect(parseTimeOutput('1.49 0.36\n')).toBe(1850);
+describe('parseTimeUsage', () => {
+  it('adds user and system seconds into milliseconds, and keeps the system share and the minor faults', () => {
+    expect(parseTimeUsage('1.49 0.36 52011\n')).toEqual({ cpuMs: 1850, systemMs: 360, minorFaults: 52011 });
+  });
+
+  it('reads the two-field format without faults', () => {
+    expect(parseTimeUsage('1.49 0.36\n')).toEqual({ cpuMs: 1850, systemMs: 360, minorFaults: null });
   });
 
   it('reads the last line when /usr/bin/time first says the command failed', () => {
-    expect(parseTimeOutput('Command exited with non-zero status 1\n0.11 0.02\n')).toBe(130);
+    expect(parseTimeUsage('Command exited with non-zero status 1\n0.11 0.02 900\n')).toEqual({ cpuMs: 130, systemMs: 20, minorFaults: 900 });
   });
 
   it('is null for an empty or foreign file', () => {
-    expect(parseTimeOutput('')).toBeNull();
-    expect(parseTimeOutput('Command terminated by signal 9\n')).toBeNull();
+    expect(parseTimeUsage('')).toBeNull();
+    expect(parseTimeUsage('Command terminated by signal 9\n')).toBeNull();
+    expect(parseTimeUsage('0.1 0.2 3 4\n')).toBeNull();
   });
 });
 
