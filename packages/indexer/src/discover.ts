@@ -337,6 +337,24 @@ function discoverSettings(options: DiscoverOptions) {
 }
 
 /**
+ * The ignore verdicts of `earlier` for the entries `names` (with `kinds`) of the same directory
+ * read again: an entry listed before as the same kind keeps its letter, any other is `.` (not
+ * looked at). A verdict depends on the rules, the path and whether it is a directory alone.
+ */
+function verdictsByName(earlier: DirectoryListing, names: readonly string[], kinds: string): string {
+  const before = new Map<string, string>();
+  const earlierNames = earlier.names === '' ? [] : earlier.names.split('/');
+  const earlierVerdicts = earlier.ignored ?? '';
+  for (let i = 0; i < earlierNames.length; i++) before.set(earlierNames[i]!, earlier.kinds[i]! + (earlierVerdicts[i] ?? '.'));
+  let verdicts = '';
+  for (let i = 0; i < names.length; i++) {
+    const seen = before.get(names[i]!);
+    verdicts += seen !== undefined && seen[0] === kinds[i] ? seen[1]! : '.';
+  }
+  return verdicts;
+}
+
+/**
  * One walk of a repository: the directories listed (a listing reused while its directory is
  * unchanged), the files found worth a look, then the look at each (size, name, content).
  */
@@ -379,7 +397,10 @@ class DirectoryWalk {
    * A directory's entries, sorted: reused from the previous walk while its mtime is unchanged
    * (`previous`), else read; `keep` when the listing may be offered to the next walk.
    */
-  private listDirectory(relDir: string, absDir: string): { names: readonly string[]; kinds: string; mtimeMs: number; keep: boolean; previous?: DirectoryListing } | undefined {
+  private listDirectory(
+    relDir: string,
+    absDir: string,
+  ): { names: readonly string[]; kinds: string; mtimeMs: number; keep: boolean; previous?: DirectoryListing; earlier?: DirectoryListing } | undefined {
     // Taken before the stat: an entry added after this moment moves the mtime past it.
     const startedAt = Date.now();
     const info = statOrUndefined(absDir);
@@ -398,7 +419,7 @@ class DirectoryWalk {
     const names = entries.map((entry) => entry.name);
     let kinds = '';
     for (const entry of entries) kinds += entry.isSymbolicLink() ? 'l' : entry.isDirectory() ? 'd' : entry.isFile() ? 'f' : 'o';
-    return { names, kinds, mtimeMs: info.mtimeMs, keep: info.mtimeMs < startedAt - RACY_MARGIN_MS };
+    return { names, kinds, mtimeMs: info.mtimeMs, keep: info.mtimeMs < startedAt - RACY_MARGIN_MS, ...(previous ? { earlier: previous } : {}) };
   }
 
   async walk(relDir: string, levels: readonly IgnoreLevel[], rulesAbove: string): Promise<void> {
@@ -410,7 +431,7 @@ class DirectoryWalk {
       this.skipped.push({ path: relDir + '/', reason: 'unreadable' });
       return;
     }
-    const { names, kinds, previous } = listing;
+    const { names, kinds, previous, earlier } = listing;
     let here = levels;
     let rules = rulesAbove;
     for (const ignoreFile of this.settings.ignoreFiles) {
@@ -423,8 +444,15 @@ class DirectoryWalk {
         rules = rulesHash(rules, relDir, ignoreFile, text);
       }
     }
-    // Verdicts of the previous walk stand while the entries and the rules do.
-    const known = previous?.rules === rules && previous.ignored?.length === names.length ? previous.ignored : undefined;
+    // Verdicts of the previous walk stand while the entries and the rules do; in a directory read
+    // again (an entry came or went: an editor's save by rename moves the mtime too), each entry
+    // still there as the same kind keeps its verdict under the same rules.
+    const known =
+      previous?.rules === rules && previous.ignored?.length === names.length
+        ? previous.ignored
+        : earlier?.rules === rules && earlier.ignored !== undefined
+          ? verdictsByName(earlier, names, kinds)
+          : undefined;
     let verdicts = '';
     const ignoredHere = (index: number, rel: string, isDirectory: boolean): boolean => {
       const before = known?.[index];

@@ -205,6 +205,42 @@ describe('discoverFiles', () => {
     }
   });
 
+  it('keeps the verdicts of entries still there when a directory is read again under the same rules', async () => {
+    const tree = await mkdtemp(path.join(tmpdir(), 'knowing-reread-'));
+    const accept = (file: string): boolean => file.endsWith('.py');
+    try {
+      await mkdir(path.join(tree, 'pkg'));
+      await writeFile(path.join(tree, 'pkg', 'a.py'), 'x = 1\n');
+      await writeFile(path.join(tree, 'pkg', 'c.py'), 'z = 3\n');
+      await writeFile(path.join(tree, 'pkg', '.gitignore'), 'b.py\n');
+      const past = new Date('2024-01-01T00:00:00Z');
+      for (const dir of ['pkg', '']) await utimes(path.join(tree, dir), past, past);
+      const first = await discoverFiles({ root: tree, accept });
+      const listing = first.directories.get('pkg')!;
+      expect(listing.names).toBe('.gitignore/a.py/c.py');
+      expect(listing.ignored).toBe('.kk');
+
+      // The stored verdicts say a.py and c.py are ignored (doctored: the rules keep both), and c.py names a
+      // directory. A new file moves pkg's mtime, so pkg is read again: a.py keeps its verdict
+      // (the rules are the same), c.py is a file now and is decided again, and b.py, new, too.
+      const doctored = new Map(first.directories).set('pkg', { ...listing, kinds: 'ffd', ignored: '.ii' });
+      await writeFile(path.join(tree, 'pkg', 'b.py'), 'y = 2\n');
+      const again = await discoverFiles({ root: tree, accept, previousDirectories: doctored });
+      expect(again.files.map((f) => f.path)).toEqual(['pkg/c.py']);
+      expect(again.skipped).toEqual([
+        { path: 'pkg/a.py', reason: 'ignored' },
+        { path: 'pkg/b.py', reason: 'ignored' },
+      ]);
+
+      // Other rules: nothing is carried over.
+      const otherRules = new Map(first.directories).set('pkg', { ...listing, rules: 'other', ignored: '.ii' });
+      const decided = await discoverFiles({ root: tree, accept, previousDirectories: otherRules });
+      expect(decided.files.map((f) => f.path)).toEqual(['pkg/a.py', 'pkg/c.py']);
+    } finally {
+      await rm(tree, { recursive: true, force: true });
+    }
+  });
+
   it('reports a missing root with PATH_NOT_FOUND', async () => {
     const error = await discoverFiles({ root: path.join(root, 'nope') }).catch((e: unknown) => e);
     expect(isKnowingError(error, 'PATH_NOT_FOUND')).toBe(true);
