@@ -509,14 +509,14 @@ const ROWS: readonly RowSpec[] = [
   { label: 'process start (--version)', figure: 'start', unit: 'ms', pick: (s) => s.ms },
   { label: 'full index, wall', figure: 'full', unit: 'ms', pick: (s) => s.ms },
   { label: 'full index, CPU user+sys', figure: 'full', unit: 'ms', pick: (s) => s.cpuMs },
-  { label: 'full index, CPU sys', figure: 'full', unit: 'ms', pick: (s) => s.systemMs ?? null },
-  { label: 'full index, minor page faults', figure: 'full', unit: 'faults', pick: (s) => s.minorFaults ?? null },
+  { label: 'full index, CPU sys', figure: 'full', unit: 'ms', pick: (s) => s.systemMs },
+  { label: 'full index, minor page faults', figure: 'full', unit: 'faults', pick: (s) => s.minorFaults },
   { label: 'full index, peak RSS of the process tree', figure: 'full', unit: 'MB', pick: (s) => s.peakRssMb },
   { label: 'full index, peak RSS of the largest process', figure: 'full', unit: 'MB', pick: (s) => s.peakLargestMb },
   { label: 'one-file change + query, wall', figure: 'change', unit: 'ms', pick: (s) => s.ms },
   { label: 'CLI query, wall', figure: 'query', unit: 'ms', pick: (s) => s.ms },
   { label: 'CLI query, peak RSS', figure: 'query', unit: 'MB', pick: (s) => s.peakRssMb },
-  { label: 'CLI query, minor page faults', figure: 'query', unit: 'faults', pick: (s) => s.minorFaults ?? null },
+  { label: 'CLI query, minor page faults', figure: 'query', unit: 'faults', pick: (s) => s.minorFaults },
   { label: 'CLI query, answer size', figure: 'query', unit: 'bytes', pick: (s) => s.stdoutBytes },
 ];
 

@@ -228,12 +228,12 @@ export interface Sample {
   /** User + system CPU time of the processes the step ran (those waited for), or null where unmeasured. */
   readonly cpuMs: number | null;
   /** System CPU time alone of the same processes, or null where unmeasured. */
-  readonly systemMs?: number | null;
+  readonly systemMs: number | null;
   /**
    * Minor page faults of the same processes, or null where unmeasured. Where touching a fresh
    * page is dear (a virtual machine's page tables), they are a large share of a process's time.
    */
-  readonly minorFaults?: number | null;
+  readonly minorFaults: number | null;
   /** Peak of the summed RSS of each process's tree, sampled every ~20 ms; the largest over the step's processes. */
   readonly peakRssMb: number;
   /** Peak RSS of the largest single process of the step (what `/usr/bin/time` would call max RSS). */

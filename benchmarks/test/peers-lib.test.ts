@@ -24,7 +24,7 @@ import {
 import type { Cell, RowSpec, Sample } from '../src/peers-lib.js';
 import { UsageError } from '../src/perf-lib.js';
 
-const sampleOf = (ms: number, extra: Partial<Sample> = {}): Sample => ({ ms, cpuMs: null, peakRssMb: 100, peakLargestMb: 100, stdoutBytes: 0, notes: [], ...extra });
+const sampleOf = (ms: number, extra: Partial<Sample> = {}): Sample => ({ ms, cpuMs: null, systemMs: null, minorFaults: null, peakRssMb: 100, peakLargestMb: 100, stdoutBytes: 0, notes: [], ...extra });
 
 describe('parsePeersArgs', () => {
   it('requires --corpus and resolves relative paths against the directory pnpm was called from', () => {

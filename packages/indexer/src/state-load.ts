@@ -186,8 +186,9 @@ export const FILE_STATS_KEY = 'indexer:file-stats';
  * What a freshness check needs of the state, apart from it: per file its size, times and
  * content hash. The state holds much more per file (edge counts, external names, test
  * targets: hundreds of kilobytes on a repository of a thousand files, all parsed to be read),
- * and every answer's check reads this before anything else. Written with every state (or delta) and stamped with the same
- * snapshot, so it stands for the state exactly while that snapshot is current.
+ * and every answer's check reads this before anything else. Written with every state (or delta)
+ * and stamped with the same snapshot, so it stands for the state exactly while that snapshot is
+ * current.
  */
 export interface StoredFileStats {
   /** {@link STATE_STAMP}: the stats of another layout or rules are not the state's. */

@@ -65,6 +65,22 @@ afterAll(async () => {
   await rm(outside, { recursive: true, force: true });
 });
 
+/** A past mtime, given to `pkg/` and the root of {@link withPkgTree}'s trees: old enough for their listings to be kept. */
+const PAST = new Date('2024-01-01T00:00:00Z');
+
+/** A temporary tree holding `pkg/` with these files, both directories dated {@link PAST}; removed after `use`. */
+async function withPkgTree(prefix: string, files: Readonly<Record<string, string>>, use: (tree: string) => Promise<void>): Promise<void> {
+  const tree = await mkdtemp(path.join(tmpdir(), prefix));
+  try {
+    await mkdir(path.join(tree, 'pkg'));
+    for (const [name, text] of Object.entries(files)) await writeFile(path.join(tree, 'pkg', name), text);
+    for (const dir of ['pkg', '']) await utimes(path.join(tree, dir), PAST, PAST);
+    await use(tree);
+  } finally {
+    await rm(tree, { recursive: true, force: true });
+  }
+}
+
 describe('discoverFiles', () => {
   it('keeps ordinary source files, sorted, with content hashes', () => {
     expect(kept()).toEqual(['.github/scripts/ci.py', '.gitignore', '.knowingignore', 'app.py', 'config/loader.py', 'pkg/.gitignore', 'pkg/keep.gen.py', 'pkg/mod.py', 'web/normal.js']);
@@ -144,18 +160,13 @@ describe('discoverFiles', () => {
   });
 
   it('reuses the listing of a directory whose mtime is unchanged, and re-reads one that changed', async () => {
-    const tree = await mkdtemp(path.join(tmpdir(), 'knowing-listings-'));
-    try {
-      await mkdir(path.join(tree, 'pkg'));
-      await writeFile(path.join(tree, 'pkg', 'a.py'), 'x = 1\n');
-      const past = new Date('2024-01-01T00:00:00Z');
-      for (const dir of ['pkg', '']) await utimes(path.join(tree, dir), past, past);
+    await withPkgTree('knowing-listings-', { 'a.py': 'x = 1\n' }, async (tree) => {
       const first = await discoverFiles({ root: tree });
       expect([...first.directories.keys()].sort()).toEqual(['', 'pkg']);
-      expect(first.directories.get('pkg')).toEqual({ mtimeMs: past.getTime(), names: 'a.py', kinds: 'f', rules: '', ignored: 'k' });
+      expect(first.directories.get('pkg')).toEqual({ mtimeMs: PAST.getTime(), names: 'a.py', kinds: 'f', rules: '', ignored: 'k' });
 
       // Unchanged mtime: the stored listing is trusted, even one naming a file that is not there.
-      const doctored = new Map(first.directories).set('pkg', { mtimeMs: past.getTime(), names: 'a.py/ghost.py', kinds: 'ff' });
+      const doctored = new Map(first.directories).set('pkg', { mtimeMs: PAST.getTime(), names: 'a.py/ghost.py', kinds: 'ff' });
       const reused = await discoverFiles({ root: tree, previousDirectories: doctored });
       expect(reused.files.map((f) => f.path)).toEqual(['pkg/a.py']);
       expect(reused.skipped).toEqual([{ path: 'pkg/ghost.py', reason: 'unreadable' }]);
@@ -166,21 +177,12 @@ describe('discoverFiles', () => {
       expect(changed.files.map((f) => f.path)).toEqual(['pkg/a.py', 'pkg/b.py']);
       expect(changed.directories.has('pkg')).toBe(false);
       expect(changed.directories.get('')).toEqual(first.directories.get(''));
-    } finally {
-      await rm(tree, { recursive: true, force: true });
-    }
+    });
   });
 
   it('reuses ignore verdicts while the rules stand, and decides again when an ignore file changes under an unchanged mtime', async () => {
-    const tree = await mkdtemp(path.join(tmpdir(), 'knowing-verdicts-'));
     const accept = (file: string): boolean => file.endsWith('.py');
-    try {
-      await mkdir(path.join(tree, 'pkg'));
-      await writeFile(path.join(tree, 'pkg', 'a.py'), 'x = 1\n');
-      await writeFile(path.join(tree, 'pkg', 'b.py'), 'y = 2\n');
-      await writeFile(path.join(tree, 'pkg', '.gitignore'), 'b.py\n');
-      const past = new Date('2024-01-01T00:00:00Z');
-      for (const dir of ['pkg', '']) await utimes(path.join(tree, dir), past, past);
+    await withPkgTree('knowing-verdicts-', { 'a.py': 'x = 1\n', 'b.py': 'y = 2\n', '.gitignore': 'b.py\n' }, async (tree) => {
       const first = await discoverFiles({ root: tree, accept });
       expect(first.files.map((f) => f.path)).toEqual(['pkg/a.py']);
       const listing = first.directories.get('pkg')!;
@@ -194,35 +196,27 @@ describe('discoverFiles', () => {
 
       // Editing an ignore file leaves its directory's mtime alone; its new rules still apply.
       await writeFile(path.join(tree, 'pkg', '.gitignore'), 'a.py\n');
-      await utimes(path.join(tree, 'pkg'), past, past);
+      await utimes(path.join(tree, 'pkg'), PAST, PAST);
       const edited = await discoverFiles({ root: tree, accept, previousDirectories: doctored });
       expect(edited.files.map((f) => f.path)).toEqual(['pkg/b.py']);
       expect(edited.skipped).toEqual([{ path: 'pkg/a.py', reason: 'ignored' }]);
       expect(edited.directories.get('pkg')?.ignored).toBe('.ik');
       expect(edited.directories.get('pkg')?.rules).not.toBe(listing.rules);
-    } finally {
-      await rm(tree, { recursive: true, force: true });
-    }
+    });
   });
 
   it('keeps the verdicts of entries still there when a directory is read again under the same rules', async () => {
-    const tree = await mkdtemp(path.join(tmpdir(), 'knowing-reread-'));
     const accept = (file: string): boolean => file.endsWith('.py');
-    try {
-      await mkdir(path.join(tree, 'pkg'));
-      await writeFile(path.join(tree, 'pkg', 'a.py'), 'x = 1\n');
-      await writeFile(path.join(tree, 'pkg', 'c.py'), 'z = 3\n');
-      await writeFile(path.join(tree, 'pkg', '.gitignore'), 'b.py\n');
-      const past = new Date('2024-01-01T00:00:00Z');
-      for (const dir of ['pkg', '']) await utimes(path.join(tree, dir), past, past);
+    await withPkgTree('knowing-reread-', { 'a.py': 'x = 1\n', 'c.py': 'z = 3\n', '.gitignore': 'b.py\n' }, async (tree) => {
       const first = await discoverFiles({ root: tree, accept });
       const listing = first.directories.get('pkg')!;
       expect(listing.names).toBe('.gitignore/a.py/c.py');
       expect(listing.ignored).toBe('.kk');
 
-      // The stored verdicts say a.py and c.py are ignored (doctored: the rules keep both), and c.py names a
-      // directory. A new file moves pkg's mtime, so pkg is read again: a.py keeps its verdict
-      // (the rules are the same), c.py is a file now and is decided again, and b.py, new, too.
+      // The stored verdicts say a.py and c.py are ignored (doctored: the rules keep both), and
+      // c.py names a directory. A new file moves pkg's mtime, so pkg is read again: a.py keeps
+      // its verdict (the rules are the same), c.py is a file now and is decided again, and b.py,
+      // new, too.
       const doctored = new Map(first.directories).set('pkg', { ...listing, kinds: 'ffd', ignored: '.ii' });
       await writeFile(path.join(tree, 'pkg', 'b.py'), 'y = 2\n');
       const again = await discoverFiles({ root: tree, accept, previousDirectories: doctored });
@@ -236,9 +230,7 @@ describe('discoverFiles', () => {
       const otherRules = new Map(first.directories).set('pkg', { ...listing, rules: 'other', ignored: '.ii' });
       const decided = await discoverFiles({ root: tree, accept, previousDirectories: otherRules });
       expect(decided.files.map((f) => f.path)).toEqual(['pkg/a.py', 'pkg/c.py']);
-    } finally {
-      await rm(tree, { recursive: true, force: true });
-    }
+    });
   });
 
   it('reports a missing root with PATH_NOT_FOUND', async () => {
